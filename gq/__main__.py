@@ -1,0 +1,3 @@
+from gq.cli import run
+
+run()

@@ -1,0 +1,49 @@
+"""Entry point of `gq`: the command group, and the one place errors become exit codes.
+
+Exit codes: 0 success; 1 a check found a violation; 2 bad input (one line on stderr, nothing
+written); 3 a kernel gave up (its error flag, with what it saw).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gq import __version__
+from gq.info_cli import info
+from gq.queues_cli import queues
+from queues_cuda.errors import GQError, KernelError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, prog_name="gq")
+def main() -> None:
+    """gpu-queues: concurrent GPU queues, and what they drive.
+
+    \b
+      gq info                  what this machine offers (backends, GPU, compilers, cache)
+      gq queues check ...      prove a queue linearizable and FIFO on this machine
+    """
+
+
+main.add_command(info)
+main.add_command(queues)
+
+
+def run(argv: list[str] | None = None) -> None:
+    try:
+        code = main.main(args=argv, prog_name="gq", standalone_mode=False)
+    except GQError as exc:
+        click.echo(f"gq: error: {exc}", err=True)
+        sys.exit(2)
+    except click.UsageError as exc:
+        click.echo(f"gq: error: {exc.format_message()}", err=True)
+        sys.exit(2)
+    except click.Abort:
+        click.echo("gq: interrupted", err=True)
+        sys.exit(130)
+    except KernelError as exc:
+        click.echo(f"gq: kernel error: {exc}", err=True)
+        sys.exit(3)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,178 @@
+"""Builds of the native queue layer, both from the same headers.
+
+* CPU: ``host/runtime.cpp`` and the headers compiled by the system C++ compiler into a shared
+  library with a small C ABI, loaded through ctypes.
+* GPU: ``kernels/*.cu`` compiled by NVRTC through CuPy for the card's own architecture.
+* Compile check: the same kernels compiled for sm_90 without a GPU, through NVRTC from
+  ``cuda-bindings`` (or ``nvcc`` where the toolkit is installed), so CI fails on a kernel that no
+  longer compiles.
+
+Every build is keyed by a hash of all sources it reads plus its flags, so editing any header
+rebuilds; builds land in the cache folder (``$GQ_CACHE_DIR``, default ``~/.cache/gpu-queues``).
+Only ``#define`` constants are injected into the sources (the queue kind, planted faults).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+
+from .errors import GQError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+INCLUDE_DIR = PACKAGE_DIR / "include"
+HOST_DIR = PACKAGE_DIR / "host"
+KERNEL_DIR = PACKAGE_DIR / "kernels"
+# The CPU runtime is the checkers' platform: preemption points on (arch.cuh, GQ_HOST_CHAOS).
+CXX_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread", "-Wall", "-DGQ_HOST_CHAOS=16")
+NVRTC_FLAGS = ("-std=c++17",)
+
+
+def cache_dir() -> Path:
+    path = Path(os.environ.get("GQ_CACHE_DIR", Path.home() / ".cache" / "gpu-queues"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def source_hash(*extra: str, sources: tuple[Path, ...] = ()) -> str:
+    """Hash of every header, the given source files, and any extra strings (flags, compiler)."""
+    h = hashlib.sha256()
+    for path in sorted(INCLUDE_DIR.rglob("*")) + sorted(sources):
+        if path.is_file():
+            h.update(str(path.relative_to(PACKAGE_DIR)).encode())
+            h.update(path.read_bytes())
+    for item in extra:
+        h.update(item.encode())
+    return h.hexdigest()[:20]
+
+
+def defines_for(kind_id: int, extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    return (f"-DGQ_QUEUE_KIND={kind_id}",) + tuple(f"-D{d}" for d in extra)
+
+
+# --------------------------------------------------------------------------------------- CPU
+
+
+def cxx() -> str | None:
+    return shutil.which(os.environ.get("CXX", "g++")) or shutil.which("c++") or shutil.which("clang++")
+
+
+@lru_cache(maxsize=None)
+def compiler_version(exe: str) -> str:
+    out = subprocess.run([exe, "--version"], capture_output=True, text=True, check=False)
+    return (out.stdout or out.stderr).splitlines()[0] if (out.stdout or out.stderr) else exe
+
+
+@lru_cache(maxsize=None)
+def cpu_library(kind_id: int, extra_defines: tuple[str, ...] = ()) -> ctypes.CDLL:
+    """Build (or reuse) and load the CPU runtime for one queue kind and set of defines."""
+    exe = cxx()
+    if exe is None:
+        raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
+    source = HOST_DIR / "runtime.cpp"
+    flags = CXX_FLAGS + defines_for(kind_id, extra_defines)
+    key = source_hash(compiler_version(exe), *flags, sources=(source,))
+    target = cache_dir() / f"libgq_cpu_{key}.so"
+    if not target.exists():
+        with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
+            partial = Path(tmp) / target.name
+            cmd = [exe, *flags, f"-I{INCLUDE_DIR}", str(source), "-o", str(partial)]
+            done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+            if done.returncode != 0:
+                raise RuntimeError(f"CPU build failed: {' '.join(cmd)}\n{done.stderr}")
+            os.replace(partial, target)  # atomic: concurrent builders never see half a library
+    return _bind(ctypes.CDLL(str(target)))
+
+
+def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
+    u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
+    lib.gq_queue_words.restype = u64
+    lib.gq_queue_words.argtypes = [u64, u64]
+    lib.gq_queue_init.restype = None
+    lib.gq_queue_init.argtypes = [p, u64, u64]
+    lib.gq_history.restype = u32
+    lib.gq_history.argtypes = [p, u64, p, u32, u32, u32, u32, u64, p, p, p, p, p, p, p]
+    lib.gq_fifo.restype = u32
+    lib.gq_fifo.argtypes = [p, u64, u32, u32, u32, u32, u64, u64, p, p, p, p, p]
+    return lib
+
+
+# --------------------------------------------------------------------------------------- GPU
+
+
+def kernel_source(name: str = "queue_check.cu") -> str:
+    """Kernel source, tagged with the hash of everything it includes.
+
+    CuPy keys its own cache on the source text and options only; the tag makes a header edit
+    reach that key too.
+    """
+    path = KERNEL_DIR / name
+    return f"// gq-sources {source_hash(sources=(path,))}\n" + path.read_text()
+
+
+@lru_cache(maxsize=None)
+def cuda_module(kind_id: int, extra_defines: tuple[str, ...] = (), name: str = "queue_check.cu"):
+    """Compile (or reuse) the GPU module for one queue kind through CuPy's NVRTC path."""
+    import cupy
+
+    options = NVRTC_FLAGS + (f"-I{INCLUDE_DIR}",) + defines_for(kind_id, extra_defines)
+    return cupy.RawModule(code=kernel_source(name), options=options, backend="nvrtc")
+
+
+# ------------------------------------------------------------------------- compile-only check
+
+
+def compile_sm90(kind_id: int, extra_defines: tuple[str, ...] = (), name: str = "queue_check.cu",
+                 arch: str = "sm_90") -> tuple[str, int]:
+    """Compile a kernel file to a cubin for `arch` with no GPU present.
+
+    Returns (which compiler, cubin size). NVRTC from cuda-bindings first, then nvcc.
+    """
+    source = kernel_source(name)
+    flags = list(NVRTC_FLAGS) + [f"-I{INCLUDE_DIR}", *defines_for(kind_id, extra_defines)]
+    try:
+        from cuda.bindings import nvrtc
+    except ImportError:
+        nvrtc = None
+    if nvrtc is not None:
+        return "nvrtc", _nvrtc_cubin(nvrtc, source, name, flags + [f"--gpu-architecture={arch}"])
+    nvcc = shutil.which("nvcc")
+    if nvcc is None:
+        raise GQError("no CUDA compiler for the compile check: pip install 'gpu-queues[compile]' "
+                      "(cuda-bindings + nvidia-cuda-nvrtc) or install the CUDA toolkit")
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = Path(tmp) / name, Path(tmp) / "out.cubin"
+        src.write_text(source)
+        done = subprocess.run([nvcc, "--cubin", f"-arch={arch}", *flags, str(src), "-o", str(out)],
+                              capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise RuntimeError(f"nvcc failed on {name} for {arch}:\n{done.stderr}")
+        return "nvcc", out.stat().st_size
+
+
+def _nvrtc_cubin(nvrtc, source: str, name: str, flags: list[str]) -> int:
+    def ok(result):
+        err = result[0]
+        if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+            raise RuntimeError(f"NVRTC call failed: {err}")
+        return result[1:]
+
+    (prog,) = ok(nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
+    try:
+        opts = [f.encode() for f in flags]
+        (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
+        if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
+            (size,) = ok(nvrtc.nvrtcGetProgramLogSize(prog))
+            log = b" " * size
+            ok(nvrtc.nvrtcGetProgramLog(prog, log))
+            raise RuntimeError(f"NVRTC failed on {name}:\n{log.decode(errors='replace')}")
+        (size,) = ok(nvrtc.nvrtcGetCUBINSize(prog))
+        return int(size)
+    finally:
+        nvrtc.nvrtcDestroyProgram(prog)

@@ -1,0 +1,218 @@
+"""`gq queues check`: record concurrent histories on a backend, check each for linearizability
+against the strict bounded FIFO model, and run the exactly-once FIFO conformance check.
+
+Histories rotate over the requested capacities and operation mixes (random, producer/consumer
+splits of 25/50/75 percent, strict alternation), so one run covers empty, nominal and full
+regimes. The report counts everything and keeps the first counter-example.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import linearizability
+from .backend import resolve
+from .errors import GQError, KernelError
+from .fifo_conformance import FifoReport, check_tokens
+from .fifo_model import BoundedFifo, fifo_hints
+from .history import History, validate
+from .queues import QueueKind, fault_define, queue_kind
+
+MIX_ROTATION = (("random", 50), ("split", 25), ("split", 50), ("split", 75), ("alternate", 50))
+SMALL_QUEUE_TOKENS = 50_000
+
+
+@dataclass
+class CheckConfig:
+    queue: str = "glfq"
+    backend: str = "auto"
+    capacities: tuple[int, ...] = (1, 2, 3, 1024)
+    threads: int = 64
+    ops: int = 16
+    histories: int = 200
+    fifo_tokens: int = 1_000_000
+    fifo_threads: int | None = None
+    seed: int = 1
+    timeout: float = 60.0
+    fault: str | None = None
+    save_dir: Path | None = None
+    workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+
+    def validate(self) -> None:
+        queue_kind(self.queue)
+        resolve(self.backend)
+        fault_define(self.fault, self.queue)
+        if self.threads < 1:
+            raise GQError(f"--threads must be at least 1, got {self.threads}")
+        if self.ops < 1:
+            raise GQError(f"--ops must be at least 1, got {self.ops}")
+        if self.histories < 0:
+            raise GQError(f"--histories must be 0 or more, got {self.histories}")
+        if self.fifo_tokens < 0:
+            raise GQError(f"--fifo-tokens must be 0 or more, got {self.fifo_tokens}")
+        if self.fifo_threads is not None and self.fifo_threads < 2:
+            raise GQError(f"--fifo-threads must be at least 2 (a producer and a consumer), got {self.fifo_threads}")
+        kind = queue_kind(self.queue)
+        for c in self.capacities:
+            if not 1 <= c <= kind.max_capacity:
+                raise GQError(f"--capacity must be between 1 and {kind.max_capacity} for {self.queue}, got {c}")
+        if self.threads * self.ops >= 2**32 - 2:
+            raise GQError("--threads x --ops must stay below 2^32 - 2 (values are 32-bit)")
+
+
+@dataclass
+class CheckReport:
+    queue: str
+    backend: str
+    histories: int = 0
+    operations: int = 0
+    linearizable: int = 0
+    not_linearizable: int = 0
+    unknown: int = 0
+    fifo: FifoReport = field(default_factory=FifoReport)
+    seconds: float = 0.0
+    counterexample: str = ""
+    kernel_error: str = ""  # a thread program gave up (a hang caught by its spin budget)
+
+    @property
+    def ok(self) -> bool:
+        return (self.not_linearizable == 0 and self.unknown == 0 and not self.kernel_error
+                and (self.fifo.tokens == 0 or self.fifo.ok))
+
+
+def runtime(backend: str):
+    if backend == "cuda":
+        from . import cuda_runtime
+        return cuda_runtime
+    from . import cpu_runtime
+    return cpu_runtime
+
+
+def describe_counterexample(h: History, verdict: linearizability.Verdict, model: BoundedFifo, tag: str) -> str:
+    lines = [f"counter-example ({tag}): {verdict.reason}"]
+    if verdict.prefix:
+        lines.append(f"  longest linearization found: {len(verdict.prefix)} of {len(h)} operations; last ones:")
+        lines += ["    " + h.describe(i) for i in verdict.prefix[-4:]]
+    lines.append(f"  queue then: {model.describe(verdict.prefix_state if verdict.prefix else model.init())}")
+    placed = set(verdict.prefix)
+    window = [i for i in verdict.window if i not in placed]
+    lines.append(f"  operations that could not be placed next ({len(window)}):")
+    lines += ["    " + h.describe(i) for i in window[:24]]
+    if len(window) > 24:
+        lines.append(f"    ... and {len(window) - 24} more")
+    return "\n".join(lines)
+
+
+def check_history(h: History, capacity: int | None, timeout: float, tag: str) -> tuple[bool | None, str]:
+    """Check one history; returns (verdict, counter-example text or '')."""
+    validate(h, tag)
+    model = BoundedFifo(capacity)
+    priority, dead_end = fifo_hints(h)
+    verdict = linearizability.check(h, model, timeout=timeout, priority=priority, dead_end=dead_end)
+    if verdict.linearizable is False:
+        return False, describe_counterexample(h, verdict, model, tag)
+    if verdict.linearizable is None:
+        return None, f"{tag}: {verdict.reason} (verdict unknown)"
+    return True, ""
+
+
+def _check_job(job) -> tuple[bool | None, str]:
+    return check_history(*job)
+
+
+def _check_all(jobs, workers: int):
+    """Verdicts in order; histories are independent, so several processes may share the work."""
+    if workers <= 1 or len(jobs) < 2:
+        yield from map(_check_job, jobs)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        yield from pool.map(_check_job, jobs, chunksize=4)
+
+
+def run_check(cfg: CheckConfig, progress=None) -> CheckReport:
+    """Run the whole check; `progress(n)` is called after each unit of work (a history, a FIFO run).
+
+    A queue whose thread program gives up (its spin budget ran out: a lost element, a corrupted
+    turn) fails the check with the kernel's message instead of stopping the command.
+    """
+    cfg.validate()
+    report = CheckReport(cfg.queue, resolve(cfg.backend))
+    started = time.perf_counter()
+    try:
+        _run(cfg, report, progress)
+    except KernelError as exc:
+        report.kernel_error = str(exc)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
+    kind: QueueKind = queue_kind(cfg.queue)
+    define = fault_define(cfg.fault, cfg.queue)
+    defines = (define,) if define else ()
+    rt = runtime(report.backend)
+    if cfg.save_dir is not None:
+        cfg.save_dir.mkdir(parents=True, exist_ok=True)
+
+    combos = itertools.cycle(itertools.product(cfg.capacities, MIX_ROTATION))
+    jobs = []
+    for k in range(cfg.histories):
+        capacity, (mix, pct) = next(combos)
+        h = rt.record_history(kind, capacity, cfg.threads, cfg.ops, mix, pct, cfg.seed * 1_000_003 + k, defines)
+        tag = f"history {k + 1} (capacity {capacity}, mix {mix}{'' if mix != 'split' else f' {pct}%'})"
+        if cfg.save_dir is not None:
+            h.write_jsonl(cfg.save_dir / f"h{k + 1:04d}.jsonl")
+        jobs.append((h, capacity, cfg.timeout, tag))
+    for h, (verdict, text) in zip((j[0] for j in jobs), _check_all(jobs, cfg.workers)):
+        report.histories += 1
+        report.operations += len(h)
+        if verdict is True:
+            report.linearizable += 1
+        elif verdict is False:
+            report.not_linearizable += 1
+        else:
+            report.unknown += 1
+        if text and not report.counterexample:
+            report.counterexample = text
+        if progress:
+            progress(1)
+
+    if cfg.fifo_tokens:
+        threads = cfg.fifo_threads or max(cfg.threads, 2)
+        largest = max(cfg.capacities)
+        for capacity, roles in zip(sorted(set(cfg.capacities)), itertools.cycle(("split", "balanced"))):
+            # Tiny queues move tokens a hundred times slower (every hand-over waits for a partner):
+            # they get a short run, the largest capacity the full count.
+            tokens = cfg.fifo_tokens if capacity == largest else min(cfg.fifo_tokens, SMALL_QUEUE_TOKENS)
+            producers = threads // 2 if roles == "split" else threads
+            per_producer = max(1, -(-tokens // producers))
+            out, consumers, logged = rt.run_fifo(kind, capacity, threads, roles, producers, per_producer,
+                                                 kind.has_blocking, defines)
+            report.fifo += check_tokens(out, consumers, logged, producers, per_producer)
+            if progress:
+                progress(1)
+
+
+def check_file(path: Path, capacity: int | None, timeout: float) -> CheckReport:
+    """Check a history recorded anywhere (`gq queues check --from-file`)."""
+    h = History.read_jsonl(path)
+    if capacity is not None and capacity < 1:
+        raise GQError(f"--capacity must be at least 1, got {capacity}")
+    if capacity is None and not bool((h.op == 0).all() or h.ok[h.op == 0].all()):
+        raise GQError(f"{path}: the history has failed (FULL) enqueues; give the queue's --capacity")
+    report = CheckReport(queue=Path(path).name, backend="file")
+    started = time.perf_counter()
+    verdict, text = check_history(h, capacity, timeout, str(path))
+    report.histories, report.operations = 1, len(h)
+    report.linearizable = int(verdict is True)
+    report.not_linearizable = int(verdict is False)
+    report.unknown = int(verdict is None)
+    report.counterexample = text
+    report.seconds = time.perf_counter() - started
+    return report

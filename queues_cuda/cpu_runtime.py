@@ -1,0 +1,57 @@
+"""The CPU backend: runs the queue headers' thread programs on OS threads (host/runtime.cpp).
+
+Same entry points as cuda_runtime.py; arrays are numpy.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .build import cpu_library
+from .errors import raise_if_flagged
+from .history import History
+from .queues import QueueKind
+
+MIXES = {"random": 0, "split": 1, "alternate": 2}
+ROLES = {"split": 0, "balanced": 1}
+
+
+def _ptr(a: np.ndarray) -> int:
+    return a.ctypes.data
+
+
+def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str, ...] = ()):
+    lib = cpu_library(kind.kind_id, defines)
+    buf = np.zeros(int(lib.gq_queue_words(capacity, threads)), np.uint64)
+    lib.gq_queue_init(_ptr(buf), capacity, threads)
+    return lib, buf
+
+
+def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: str, producer_pct: int,
+                   seed: int, defines: tuple[str, ...] = ()) -> History:
+    lib, buf = make_queue(kind, capacity, threads, defines)
+    total = threads * ops
+    op, ok = np.zeros(total, np.uint8), np.zeros(total, np.uint8)
+    arg, ret = np.zeros(total, np.uint32), np.zeros(total, np.uint32)
+    call, end = np.zeros(total, np.uint64), np.zeros(total, np.uint64)
+    clock, err = np.zeros(1, np.uint64), np.zeros(4, np.uint32)
+    lib.gq_history(_ptr(buf), capacity, _ptr(clock), threads, ops, MIXES[mix], producer_pct, seed,
+                   _ptr(op), _ptr(ok), _ptr(arg), _ptr(ret), _ptr(call), _ptr(end), _ptr(err))
+    raise_if_flagged(err, f"gq_history[cpu, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    value = np.where(op == 0, arg, ret).astype(np.int64)
+    return History.from_columns(np.repeat(np.arange(threads), ops), op, value, ok.astype(bool), call, end)
+
+
+def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers: int, per_producer: int,
+             blocking: bool, defines: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray, int]:
+    """Returns (tokens, consumer of each token, tokens logged)."""
+    lib, buf = make_queue(kind, capacity, threads, defines)
+    total = producers * per_producer
+    pool = np.zeros(total, np.uint64)
+    count = np.zeros(1, np.uint64)
+    tokens, consumers = np.zeros(total, np.uint64), np.zeros(total, np.uint32)
+    err = np.zeros(4, np.uint32)
+    lib.gq_fifo(_ptr(buf), capacity, ROLES[roles], producers, threads, int(blocking), per_producer, total,
+                _ptr(pool), _ptr(count), _ptr(tokens), _ptr(consumers), _ptr(err))
+    raise_if_flagged(err, f"gq_fifo[cpu, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    return tokens, consumers, int(count[0])

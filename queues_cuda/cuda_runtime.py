@@ -1,0 +1,101 @@
+"""The CUDA backend: the same thread programs as kernels (kernels/queue_check.cu) through CuPy.
+
+Persistent-style kernels here spin on partners (SFQ turns, consumers waiting for producers), so a
+launch never has more blocks than can be resident at once; a larger request is refused.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .build import cuda_module
+from .cpu_runtime import MIXES, ROLES
+from .errors import GQError, raise_if_flagged
+from .history import History
+from .queues import QueueKind
+
+BLOCK = 256
+
+
+def _module(kind: QueueKind, defines: tuple[str, ...]):
+    return cuda_module(kind.kind_id, defines)
+
+
+def resident_threads(kernel) -> int:
+    """How many threads of `kernel` in BLOCK-sized blocks can be resident on the device at once."""
+    import cupy
+
+    dev = cupy.cuda.Device()
+    sms = dev.attributes["MultiProcessorCount"]
+    try:
+        per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.ptr, BLOCK, 0)
+    except AttributeError:  # this CuPy has no occupancy call: ask the driver through cuda-bindings
+        from cuda.bindings import driver
+
+        err, per_sm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(driver.CUfunction(kernel.ptr), BLOCK, 0)
+        if err != driver.CUresult.CUDA_SUCCESS:
+            raise RuntimeError(f"cuOccupancyMaxActiveBlocksPerMultiprocessor failed: {err}") from None
+    return int(per_sm) * sms * BLOCK
+
+
+def _launch(kernel, threads: int, args: tuple, name: str) -> None:
+    import cupy
+
+    limit = resident_threads(kernel)
+    if threads > limit:
+        raise GQError(f"--threads {threads}: more than the {limit} threads of {name} that can be resident "
+                      "on this GPU at once (the waits inside assume every thread runs)")
+    kernel(((threads + BLOCK - 1) // BLOCK,), (BLOCK,), args)
+    cupy.cuda.get_current_stream().synchronize()
+
+
+def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str, ...] = ()):
+    import cupy
+
+    mod = _module(kind, defines)
+    words_out = cupy.zeros(1, cupy.uint64)
+    mod.get_function("gq_queue_words")((1,), (1,), (np.uint64(capacity), np.uint64(threads), words_out))
+    words = int(words_out.get()[0])
+    buf = cupy.empty(words, cupy.uint64)
+    mod.get_function("gq_queue_init")((min((words + BLOCK - 1) // BLOCK, 65535),), (BLOCK,),
+                                      (buf, np.uint64(capacity), np.uint64(threads), np.uint64(words)))
+    return mod, buf
+
+
+def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: str, producer_pct: int,
+                   seed: int, defines: tuple[str, ...] = ()) -> History:
+    import cupy
+
+    mod, buf = make_queue(kind, capacity, threads, defines)
+    total = threads * ops
+    op, ok = cupy.zeros(total, cupy.uint8), cupy.zeros(total, cupy.uint8)
+    arg, ret = cupy.zeros(total, cupy.uint32), cupy.zeros(total, cupy.uint32)
+    call, end = cupy.zeros(total, cupy.uint64), cupy.zeros(total, cupy.uint64)
+    clock, err = cupy.zeros(1, cupy.uint64), cupy.zeros(4, cupy.uint32)
+    u32, u64 = np.uint32, np.uint64
+    _launch(mod.get_function("gq_history"), threads,
+            (buf, u64(capacity), clock, u32(threads), u32(ops), u32(MIXES[mix]), u32(producer_pct), u64(seed),
+             op, ok, arg, ret, call, end, err), "gq_history")
+    raise_if_flagged(err.get(), f"gq_history[cuda, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    op, ok = op.get(), ok.get()
+    value = np.where(op == 0, arg.get(), ret.get()).astype(np.int64)
+    return History.from_columns(np.repeat(np.arange(threads), ops), op, value, ok.astype(bool), call.get(), end.get())
+
+
+def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers: int, per_producer: int,
+             blocking: bool, defines: tuple[str, ...] = ()):
+    """Returns (tokens, consumer of each token, tokens logged) with the arrays left on the GPU."""
+    import cupy
+
+    mod, buf = make_queue(kind, capacity, threads, defines)
+    total = producers * per_producer
+    pool = cupy.zeros(total, cupy.uint64)
+    count = cupy.zeros(1, cupy.uint64)
+    tokens, consumers = cupy.zeros(total, cupy.uint64), cupy.zeros(total, cupy.uint32)
+    err = cupy.zeros(4, cupy.uint32)
+    u32, u64 = np.uint32, np.uint64
+    _launch(mod.get_function("gq_fifo"), threads,
+            (buf, u64(capacity), u32(ROLES[roles]), u32(producers), u32(threads), u32(int(blocking)),
+             u64(per_producer), u64(total), pool, count, tokens, consumers, err), "gq_fifo")
+    raise_if_flagged(err.get(), f"gq_fifo[cuda, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    return tokens, consumers, int(count.get()[0])

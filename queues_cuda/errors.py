@@ -1,0 +1,45 @@
+"""Errors the queue layer raises.
+
+`GQError` is a user error (bad input, no GPU for ``--backend cuda``): the command line prints its
+one-line message and exits with code 2. `KernelError` means a kernel or CPU thread program raised
+the error flag of ``arch.cuh``: it names the kernel, the site of the spin that gave up and the
+state it saw.
+"""
+
+from __future__ import annotations
+
+
+class GQError(Exception):
+    """A problem with what the user asked for; the message says what and what is allowed."""
+
+
+class KernelError(RuntimeError):
+    """A device (or CPU runtime) program gave up and raised its error flag."""
+
+
+# Mirrors gq::ErrorCode and gq::ErrorSite in include/gq/arch.cuh.
+ERROR_CODES = {1: "spin budget exhausted", 2: "impossible state observed", 3: "out of room"}
+ERROR_SITES = {
+    0: "unknown",
+    1: "sCQ enqueue retry loop (ticket)",
+    2: "sCQ catch-up of Tail (tail)",
+    3: "G-LFQ FULL confirmation (guard sum)",
+    4: "SFQ enqueue waiting for its slot turn (ticket)",
+    5: "SFQ dequeue waiting for its slot turn (ticket)",
+    6: "FIFO producer retrying a FULL queue (value)",
+    7: "FIFO consumer retrying an EMPTY queue (thread)",
+    8: "sCQ dequeue retry loop (ticket)",
+    9: "harness start",
+}
+
+
+def raise_if_flagged(words, kernel: str, context: str) -> None:
+    """Turn the 4-word error flag (code, site, detail lo, detail hi) into a KernelError."""
+    code, site, lo, hi = (int(w) for w in words[:4])
+    if code == 0:
+        return
+    detail = lo | (hi << 32)
+    what = ERROR_SITES.get(site, f"site {site}")
+    raise KernelError(
+        f"{kernel}: {ERROR_CODES.get(code, f'error {code}')} in {what}; last state {detail} ({context})"
+    )

@@ -1,0 +1,68 @@
+// host/runtime.cpp — the CPU runtime: the same queue headers and thread programs as the GPU
+// build, run by real OS threads (one std::thread per "GPU thread", a warp one lane wide).
+// Oversubscribing the cores (64 threads or more on 2) makes the operating system preempt threads
+// in the middle of operations, so the interleavings the checkers see are real ones.
+//
+// A small C ABI for ctypes; every entry returns 0 or the error code the spin budgets raised.
+#include <gq/queue_select.cuh>
+#include <gq/history.cuh>
+#include <gq/fifo_tokens.cuh>
+
+#include <thread>
+#include <vector>
+
+using gq::Queue;
+
+namespace {
+
+// Start every thread, hold them at a gate until all exist, then release them together.
+template <class Body>
+uint32_t run_threads(uint32_t nthreads, uint32_t* err_words, Body body) {
+  uint32_t gate = 0;
+  uint32_t ready = 0;
+  std::vector<std::thread> threads;
+  threads.reserve(nthreads);
+  const gq::ErrorFlag err{err_words};
+  for (uint32_t tid = 0; tid < nthreads; ++tid) {
+    threads.emplace_back([&, tid] {
+      gq::fetch_add<gq::mo::acq_rel>(&ready, 1u);
+      while (gq::load<gq::mo::acquire>(&gate) == 0u) std::this_thread::yield();
+      body(tid, err);
+    });
+  }
+  while (gq::load<gq::mo::acquire>(&ready) != nthreads) std::this_thread::yield();
+  gq::store<gq::mo::release>(&gate, 1u);
+  for (auto& t : threads) t.join();
+  return gq::load<gq::mo::acquire>(err_words);
+}
+
+}  // namespace
+
+extern "C" {
+
+int gq_abi_version() { return 1; }
+
+uint64_t gq_queue_words(uint64_t n, uint64_t threads) { return Queue::words(n, threads); }
+
+void gq_queue_init(uint64_t* base, uint64_t n, uint64_t threads) {
+  const uint64_t words = Queue::words(n, threads);
+  for (uint64_t i = 0; i < words; ++i) base[i] = Queue::initial_word(i, n, threads);
+}
+
+uint32_t gq_history(uint64_t* base, uint64_t n, uint64_t* clock, uint32_t nthreads, uint32_t ops_per_thread,
+                    uint32_t mix, uint32_t producer_pct, uint64_t seed, uint8_t* op, uint8_t* ok,
+                    uint32_t* arg, uint32_t* ret, uint64_t* call, uint64_t* end, uint32_t* err_words) {
+  const Queue q = Queue::view(base, n, nthreads);
+  const gq::HistoryArgs a{clock, nullptr, nthreads, ops_per_thread, mix, producer_pct, seed, op, ok, arg, ret, call, end};
+  return run_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::history_thread(q, a, tid, err); });
+}
+
+uint32_t gq_fifo(uint64_t* base, uint64_t n, uint32_t roles, uint32_t producers, uint32_t nthreads,
+                 uint32_t blocking, uint64_t per_producer, uint64_t total, uint64_t* pool,
+                 uint64_t* out_count, uint64_t* out_token, uint32_t* out_consumer, uint32_t* err_words) {
+  const Queue q = Queue::view(base, n, nthreads);
+  const gq::FifoArgs a{roles, producers, nthreads, blocking, per_producer, total, pool, out_count, out_token, out_consumer};
+  return run_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::fifo_thread(q, a, tid, err); });
+}
+
+}  // extern "C"

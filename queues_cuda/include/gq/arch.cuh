@@ -1,0 +1,330 @@
+// gq/arch.cuh — the portability layer: the ONLY file that knows CUDA from host.
+//
+// Every racing access to shared memory in the queue layer goes through the functions here, each
+// with a stated memory order. The same source compiles twice:
+//   * by NVRTC (through CuPy) or nvcc for the GPU: inline PTX with explicit `.relaxed/.acquire/
+//     .release/.acq_rel` qualifiers at `.gpu` scope, so no libcu++ header is needed and the
+//     CI compile check needs nothing but NVRTC;
+//   * by the system C++ compiler for the CPU runtime: GCC/Clang `__atomic` builtins, which act on
+//     plain memory the same way the PTX does (no std::atomic wrapper types in shared structs).
+// On the host a warp is one lane wide: ballot returns the caller's own bit, shuffle is identity.
+#pragma once
+
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#define GQ_DEVICE_BUILD 1
+#define GQ_HD __host__ __device__
+#define GQ_DEV __device__
+#define GQ_INLINE __forceinline__
+#else
+#define GQ_DEVICE_BUILD 0
+#define GQ_HD
+#define GQ_DEV
+#define GQ_INLINE inline __attribute__((always_inline))
+#endif
+
+#if defined(__CUDACC_RTC__)
+// NVRTC has no system headers; the fixed-width types come from its builtins.
+typedef unsigned int uint32_t;
+typedef int int32_t;
+typedef unsigned long long uint64_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+#else
+#include <stdint.h>
+#endif
+
+#if !GQ_DEVICE_BUILD
+#include <sched.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+#endif
+
+namespace gq {
+
+// Memory orders of the C++ model. seq_cst is spelt as a full fence plus acq_rel on the GPU.
+enum class mo { relaxed, acquire, release, acq_rel, seq_cst };
+
+// ---------------------------------------------------------------------------------------------
+// Error flag. A queue or harness that exhausts a spin budget records what it was doing and
+// returns; the host turns the flag into an exception naming the kernel and the state.
+// Layout of the 4 words an `ErrorFlag` points at: code, site, detail (low, high).
+enum ErrorCode : uint32_t {
+  kOk = 0,
+  kSpinBudget = 1,    // a bounded spin ran out: partner not running, or a bug
+  kCorrupt = 2,       // an impossible state was observed (e.g. a token out of range)
+  kCapacity = 3,      // an arena or log ran out of room
+};
+
+// Sites name the loop that gave up, for the host's message (queues_cuda/errors.py mirrors these).
+enum ErrorSite : uint32_t {
+  kSiteNone = 0,
+  kSiteScqEnqueue = 1,
+  kSiteScqCatchup = 2,
+  kSiteGlfqFullConfirm = 3,
+  kSiteSfqEnqueueTurn = 4,
+  kSiteSfqDequeueTurn = 5,
+  kSiteFifoProducer = 6,
+  kSiteFifoConsumer = 7,
+  kSiteScqDequeue = 8,
+  kSiteHarnessStart = 9,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Atomics. 32-bit and 64-bit: load, store, fetch-add, fetch-or, exchange, compare-and-swap.
+// `cas` returns the value it found (the new value was written iff that equals `expected`).
+#if GQ_DEVICE_BUILD
+
+#define GQ_PTX_ORDER_LD(o) ((o) == mo::relaxed ? 0 : 1)
+
+template <mo O> GQ_DEV GQ_INLINE void fence_before() {
+  if constexpr (O == mo::seq_cst) asm volatile("fence.sc.gpu;" ::: "memory");
+}
+
+template <mo O = mo::acquire> GQ_DEV GQ_INLINE uint64_t load(const uint64_t* p) {
+  uint64_t v;
+  fence_before<O>();
+  if constexpr (O == mo::relaxed)
+    asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  else
+    asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+template <mo O = mo::acquire> GQ_DEV GQ_INLINE uint32_t load(const uint32_t* p) {
+  uint32_t v;
+  fence_before<O>();
+  if constexpr (O == mo::relaxed)
+    asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else
+    asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+template <mo O = mo::release> GQ_DEV GQ_INLINE void store(uint64_t* p, uint64_t v) {
+  fence_before<O>();
+  if constexpr (O == mo::relaxed)
+    asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+  else
+    asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+template <mo O = mo::release> GQ_DEV GQ_INLINE void store(uint32_t* p, uint32_t v) {
+  fence_before<O>();
+  if constexpr (O == mo::relaxed)
+    asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else
+    asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+// Read-modify-writes: one macro per width stamps out the five orders of one PTX atom op.
+#define GQ_ATOM64(NAME, OP)                                                                     \
+  template <mo O = mo::acq_rel> GQ_DEV GQ_INLINE uint64_t NAME(uint64_t* p, uint64_t v) {       \
+    uint64_t r;                                                                                 \
+    fence_before<O>();                                                                          \
+    if constexpr (O == mo::relaxed)                                                             \
+      asm volatile("atom.relaxed.gpu." OP " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); \
+    else if constexpr (O == mo::acquire)                                                        \
+      asm volatile("atom.acquire.gpu." OP " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); \
+    else if constexpr (O == mo::release)                                                        \
+      asm volatile("atom.release.gpu." OP " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); \
+    else                                                                                        \
+      asm volatile("atom.acq_rel.gpu." OP " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); \
+    return r;                                                                                   \
+  }
+#define GQ_ATOM32(NAME, OP)                                                                     \
+  template <mo O = mo::acq_rel> GQ_DEV GQ_INLINE uint32_t NAME(uint32_t* p, uint32_t v) {       \
+    uint32_t r;                                                                                 \
+    fence_before<O>();                                                                          \
+    if constexpr (O == mo::relaxed)                                                             \
+      asm volatile("atom.relaxed.gpu." OP " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); \
+    else if constexpr (O == mo::acquire)                                                        \
+      asm volatile("atom.acquire.gpu." OP " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); \
+    else if constexpr (O == mo::release)                                                        \
+      asm volatile("atom.release.gpu." OP " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); \
+    else                                                                                        \
+      asm volatile("atom.acq_rel.gpu." OP " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); \
+    return r;                                                                                   \
+  }
+GQ_ATOM64(fetch_add, "add.u64")
+GQ_ATOM64(fetch_or, "or.b64")
+GQ_ATOM64(exchange, "exch.b64")
+GQ_ATOM32(fetch_add, "add.u32")
+GQ_ATOM32(fetch_or, "or.b32")
+GQ_ATOM32(exchange, "exch.b32")
+#undef GQ_ATOM64
+#undef GQ_ATOM32
+
+template <mo O = mo::acq_rel> GQ_DEV GQ_INLINE uint64_t cas(uint64_t* p, uint64_t expected, uint64_t desired) {
+  uint64_t r;
+  fence_before<O>();
+  if constexpr (O == mo::relaxed)
+    asm volatile("atom.relaxed.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  else if constexpr (O == mo::acquire)
+    asm volatile("atom.acquire.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  else if constexpr (O == mo::release)
+    asm volatile("atom.release.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  else
+    asm volatile("atom.acq_rel.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
+  return r;
+}
+template <mo O = mo::acq_rel> GQ_DEV GQ_INLINE uint32_t cas(uint32_t* p, uint32_t expected, uint32_t desired) {
+  uint32_t r;
+  fence_before<O>();
+  if constexpr (O == mo::relaxed)
+    asm volatile("atom.relaxed.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  else if constexpr (O == mo::acquire)
+    asm volatile("atom.acquire.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  else if constexpr (O == mo::release)
+    asm volatile("atom.release.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  else
+    asm volatile("atom.acq_rel.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
+  return r;
+}
+
+template <mo O = mo::seq_cst> GQ_DEV GQ_INLINE void fence() {
+  if constexpr (O == mo::seq_cst)
+    asm volatile("fence.sc.gpu;" ::: "memory");
+  else if constexpr (O != mo::relaxed)
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Warp primitives. `active_mask` is the set of lanes executing this call together; every warp
+// collective below takes that mask so that lanes which left a loop early are never waited for.
+GQ_DEV GQ_INLINE uint32_t lane_id() { uint32_t l; asm volatile("mov.u32 %0, %%laneid;" : "=r"(l)); return l; }
+GQ_DEV GQ_INLINE uint32_t active_mask() { return __activemask(); }
+GQ_DEV GQ_INLINE uint32_t ballot(uint32_t mask, bool pred) { return __ballot_sync(mask, pred); }
+GQ_DEV GQ_INLINE uint32_t popcount(uint32_t x) { return (uint32_t)__popc(x); }
+GQ_DEV GQ_INLINE uint32_t first_lane(uint32_t mask) { return (uint32_t)(__ffs((int)mask) - 1); }
+GQ_DEV GQ_INLINE uint64_t shuffle(uint32_t mask, uint64_t v, uint32_t src) { return __shfl_sync(mask, v, (int)src); }
+GQ_DEV GQ_INLINE uint32_t shuffle(uint32_t mask, uint32_t v, uint32_t src) { return __shfl_sync(mask, v, (int)src); }
+GQ_DEV GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
+
+// A fixed global clock for histories: device nanoseconds are too coarse to be unique, so the
+// harness draws timestamps from one atomic counter instead (see history.cuh).
+
+// Backoff: sleep a little, doubling up to a cap; keeps spinning lanes off the memory system.
+GQ_DEV GQ_INLINE void backoff(uint32_t& ns) {
+  __nanosleep(ns);
+  ns = ns < 256u ? ns * 2u : 256u;
+}
+
+#else  // ------------------------------------------------------------------ host build
+
+constexpr int host_order(mo o) {
+  return o == mo::relaxed   ? __ATOMIC_RELAXED
+         : o == mo::acquire ? __ATOMIC_ACQUIRE
+         : o == mo::release ? __ATOMIC_RELEASE
+         : o == mo::acq_rel ? __ATOMIC_ACQ_REL
+                            : __ATOMIC_SEQ_CST;
+}
+// Loads cannot be release-ordered and stores cannot be acquire-ordered in the C++ model.
+constexpr int host_load_order(mo o) { return o == mo::relaxed ? __ATOMIC_RELAXED : o == mo::seq_cst ? __ATOMIC_SEQ_CST : __ATOMIC_ACQUIRE; }
+constexpr int host_store_order(mo o) { return o == mo::relaxed ? __ATOMIC_RELAXED : o == mo::seq_cst ? __ATOMIC_SEQ_CST : __ATOMIC_RELEASE; }
+
+// Preemption points. The CPU runtime exists to find bad interleavings, but a thread on an idle
+// core often runs a whole operation between two context switches. With GQ_HOST_CHAOS = k, every
+// shared access first gives the core away with probability 1/k, so other threads run between
+// any two steps of an operation. Off (0) unless the build asks for it.
+#if defined(GQ_HOST_CHAOS) && GQ_HOST_CHAOS > 0
+GQ_INLINE void chaos_point() {
+  static thread_local uint64_t s = 0;
+  if (s == 0) s = (uint64_t)(uintptr_t)&s * 0x9E3779B97F4A7C15ull | 1ull;
+  s ^= s << 13;
+  s ^= s >> 7;
+  s ^= s << 17;
+  if (s % (uint64_t)GQ_HOST_CHAOS == 0) sched_yield();
+}
+#else
+GQ_INLINE void chaos_point() {}
+#endif
+
+// The operand type follows the pointer alone (as the GPU overloads do), so literals convert.
+template <class T> struct same_as { using type = T; };
+template <class T> using operand_t = typename same_as<T>::type;
+
+template <mo O = mo::acquire, class T> GQ_INLINE T load(const T* p) { chaos_point(); return __atomic_load_n(p, host_load_order(O)); }
+template <mo O = mo::release, class T> GQ_INLINE void store(T* p, operand_t<T> v) { chaos_point(); __atomic_store_n(p, v, host_store_order(O)); }
+template <mo O = mo::acq_rel, class T> GQ_INLINE T fetch_add(T* p, operand_t<T> v) { chaos_point(); return __atomic_fetch_add(p, v, host_order(O)); }
+template <mo O = mo::acq_rel, class T> GQ_INLINE T fetch_or(T* p, operand_t<T> v) { chaos_point(); return __atomic_fetch_or(p, v, host_order(O)); }
+template <mo O = mo::acq_rel, class T> GQ_INLINE T exchange(T* p, operand_t<T> v) { chaos_point(); return __atomic_exchange_n(p, v, host_order(O)); }
+template <mo O = mo::acq_rel, class T> GQ_INLINE T cas(T* p, operand_t<T> expected, operand_t<T> desired) {
+  // On failure `expected` receives the value found; on success it keeps the old value.
+  chaos_point();
+  __atomic_compare_exchange_n(p, &expected, desired, false, host_order(O),
+                              O == mo::release ? __ATOMIC_RELAXED : O == mo::acq_rel ? __ATOMIC_ACQUIRE : host_order(O));
+  return expected;
+}
+template <mo O = mo::seq_cst> GQ_INLINE void fence() { __atomic_thread_fence(host_order(O)); }
+
+// A warp is one lane wide on the host.
+GQ_INLINE uint32_t lane_id() { return 0; }
+GQ_INLINE uint32_t active_mask() { return 1u; }
+GQ_INLINE uint32_t ballot(uint32_t, bool pred) { return pred ? 1u : 0u; }
+GQ_INLINE uint32_t popcount(uint32_t x) { return (uint32_t)__builtin_popcount(x); }
+GQ_INLINE uint32_t first_lane(uint32_t mask) { return (uint32_t)(__builtin_ffs((int)mask) - 1); }
+GQ_INLINE uint64_t shuffle(uint32_t, uint64_t v, uint32_t) { return v; }
+GQ_INLINE uint32_t shuffle(uint32_t, uint32_t v, uint32_t) { return v; }
+GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
+
+// Backoff on the CPU: a pause while the wait is short, then give the core away, since the
+// runtime oversubscribes cores and the partner we wait for may need this one.
+GQ_INLINE void backoff(uint32_t& ns) {
+  if (ns < 256u) {
+#if defined(__x86_64__) || defined(__i386__)
+    for (uint32_t i = 0; i < ns / 8u + 1u; ++i) _mm_pause();
+#endif
+    ns *= 2u;
+  } else {
+    sched_yield();
+  }
+}
+
+#endif  // GQ_DEVICE_BUILD
+
+// ---------------------------------------------------------------------------------------------
+// Spin budget: every wait loop in the project counts its iterations against one of these. When
+// the budget runs out the loop records (code, site, detail) in the error flag and gives up, so a
+// bug or a non-resident partner ends the kernel with a message instead of hanging it.
+#ifndef GQ_SPIN_BUDGET
+#define GQ_SPIN_BUDGET (1u << 22)
+#endif
+
+struct ErrorFlag {
+  uint32_t* words;  // [code, site, detail_lo, detail_hi]
+
+  GQ_HD GQ_INLINE bool raised() const { return load<mo::relaxed>(words) != 0u; }
+  // The first error wins; later ones would only obscure the cause.
+  GQ_HD GQ_INLINE void raise(uint32_t code, uint32_t site, uint64_t detail) const {
+    if (cas<mo::relaxed>(words, 0u, code) == 0u) {
+      store<mo::relaxed>(words + 1, site);
+      store<mo::relaxed>(words + 2, (uint32_t)detail);
+      store<mo::release>(words + 3, (uint32_t)(detail >> 32));
+    }
+  }
+};
+
+struct Spin {
+  uint32_t left = GQ_SPIN_BUDGET;
+  uint32_t ns = 8;
+  GQ_HD Spin() = default;
+  GQ_HD explicit Spin(uint32_t budget) : left(budget) {}
+  // One more wait step; false once the budget is gone (the flag is then raised).
+  GQ_HD GQ_INLINE bool step(const ErrorFlag& err, uint32_t site, uint64_t detail) {
+    if (left == 0u || err.raised()) {
+      err.raise(kSpinBudget, site, detail);
+      return false;
+    }
+    --left;
+    backoff(ns);
+    return true;
+  }
+};
+
+// Signed comparison of modular counters of `bits` width: is a older than b? Used for cycle tags,
+// which keep every bit the slot word has left and so wrap only after 2^(bits-1) laps of lag.
+template <int BITS> GQ_HD GQ_INLINE bool mod_less(uint64_t a, uint64_t b) {
+  static_assert(BITS >= 2 && BITS <= 64, "cycle width");
+  const uint64_t d = (b - a) << (64 - BITS);  // b - a in the top BITS bits, as a signed number
+  return (int64_t)d > 0;
+}
+
+}  // namespace gq

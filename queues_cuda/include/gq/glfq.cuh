@@ -1,0 +1,111 @@
+// gq/glfq.cuh — G-LFQ, the GPU lock-free queue of seed 001 Sec. III.B.
+//
+// Two sCQ rings of 2n slots each (scq_ring.cuh) move 32-bit indices: `aq` holds the indices of
+// queued elements in FIFO order, `fq` the free ones. Payloads live in `pool[index]` (the sCQ
+// indirection the seed calls the outer layer), so the rings never hold more than n indices.
+//
+//   try_enqueue(v):  i = fq.dequeue(); pool[i] = v; aq.enqueue(i)     linearizes at aq's CAS
+//   try_dequeue():   i = aq.dequeue(); v = pool[i]; fq.enqueue(i)     linearizes at aq's CONSUME
+//
+// An empty aq answers EMPTY (sCQ's own linearizable empty test). An empty fq alone does not prove
+// FULL; quiescence_guard.cuh explains why, and how the answer is confirmed before it is given.
+//
+// Ring size: sCQ's Threshold argument needs no more threads than ring capacity (scq_ring.cuh), so
+// the rings have 2m slots for m = max(n, threads) while only n indices (the queue's capacity)
+// circulate. With threads <= n this is the seed's 2n-slot ring.
+//
+// Layout (uint64 words): aq ring | fq ring | guard shards | pool (n uint32, rounded up).
+#pragma once
+#include "arch.cuh"
+#include "quiescence_guard.cuh"
+#include "scq_ring.cuh"
+
+namespace gq {
+
+struct Glfq {
+  static constexpr const char* kName = "glfq";
+  static constexpr uint64_t kMaxCapacity = ScqRing::kMaxCapacity;
+
+  ScqRing aq, fq;
+  QuiescenceGuard guard;
+  uint32_t* pool;
+
+  GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) {
+#if defined(GQ_FAULT_SEED_RING)
+    // Planted fault for the checkers: the seed's 2n-slot rings whatever the thread count.
+    (void)threads;
+    return n;
+#else
+    return n > threads ? n : threads;
+#endif
+  }
+
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
+    return 2 * ScqRing::words(ring_n(n, threads)) + QuiescenceGuard::words() + (n + 1) / 2;
+  }
+
+  GQ_HD static Glfq view(uint64_t* base, uint64_t n, uint64_t threads) {
+    const uint64_t m = ring_n(n, threads), ring = ScqRing::words(m);
+    Glfq q;
+    q.aq = ScqRing{base, m};
+    q.fq = ScqRing{base + ring, m};
+    q.guard = QuiescenceGuard{base + 2 * ring};
+    q.pool = (uint32_t*)(base + 2 * ring + QuiescenceGuard::words());
+    return q;
+  }
+
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t n, uint64_t threads) {
+    const uint64_t m = ring_n(n, threads), ring = ScqRing::words(m);
+    if (i < ring) return ScqRing::initial_word(i, m, 0);
+    if (i < 2 * ring) return ScqRing::initial_word(i - ring, m, n);  // fq starts with every index
+    return 0;  // guard shards and pool
+  }
+
+  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
+    Spin spin;
+    for (;;) {
+      guard.enter(tid);
+      const uint32_t i = fq.dequeue(err);
+      if (i != ScqRing::kEmpty) {
+        // Published to the dequeuer by aq's seq_cst CAS that installs i.
+        store<mo::relaxed>(pool + i, v);
+        aq.enqueue(i, err);
+        guard.exit(tid);
+        return true;
+      }
+      guard.exit(tid);
+      if (err.raised()) return false;
+#if defined(GQ_FAULT_EAGER_FULL)
+      // The seed's behaviour, kept as a planted fault: FULL as soon as fq looks empty.
+      return false;
+#else
+      // Confirm FULL at a quiescent instant, or go back for an index if one may have come back.
+      for (;;) {
+        bool active = false;
+        const uint64_t before = guard.collect(active);
+        const int64_t th = (int64_t)load<mo::seq_cst>(fq.threshold());
+        const uint64_t after = guard.collect(active);
+        if (!active && before == after && th < 0) return false;  // FULL
+        if (th >= 0) break;  // fq may hold an index again: retry the fast path
+        if (!spin.step(err, kSiteGlfqFullConfirm, before)) return false;
+      }
+      if (!spin.step(err, kSiteGlfqFullConfirm, 0)) return false;
+#endif
+    }
+  }
+
+  GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    guard.enter(tid);
+    const uint32_t i = aq.dequeue(err);
+    if (i == ScqRing::kEmpty) {
+      guard.exit(tid);
+      return false;
+    }
+    *out = load<mo::relaxed>(pool + i);  // ordered after aq's seq_cst CONSUME
+    fq.enqueue(i, err);
+    guard.exit(tid);
+    return true;
+  }
+};
+
+}  // namespace gq

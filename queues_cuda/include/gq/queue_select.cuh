@@ -1,0 +1,21 @@
+// gq/queue_select.cuh — picks the queue a build is made for: `-DGQ_QUEUE_KIND=<id>` (Python
+// injects it; the ids are those of queues_cuda/queues.py). Every queue offers the same surface:
+//   words(n, threads), view(base, n, threads), initial_word(i, n, threads),
+//   try_enqueue(v, tid, err), try_dequeue(&v, tid, err)
+// for capacity n used by at most `threads` threads,
+// and, where the algorithm has one, the blocking enqueue/dequeue.
+#pragma once
+
+#ifndef GQ_QUEUE_KIND
+#error "define GQ_QUEUE_KIND (1 = glfq, 2 = sfq)"
+#endif
+
+#if GQ_QUEUE_KIND == 1
+#include "glfq.cuh"
+namespace gq { using Queue = Glfq; }
+#elif GQ_QUEUE_KIND == 2
+#include "sfq.cuh"
+namespace gq { using Queue = Sfq; }
+#else
+#error "unknown GQ_QUEUE_KIND"
+#endif

@@ -1,0 +1,63 @@
+// gq/quiescence_guard.cuh — lets G-LFQ prove that it is full at one instant.
+//
+// Why it exists: G-LFQ keeps payload indices in two sCQ rings, `aq` (queued) and `fq` (free). The
+// seed's queue reports FULL when `fq` is empty, but an index can be out of `fq` without being in
+// `aq`: an enqueuer that took it has not installed it yet, or a dequeuer that consumed it has not
+// given it back. At such an instant the queue holds fewer than n elements, and a FULL answer is
+// not linearizable against the strict bounded FIFO model (a failed enqueue is legal only while the
+// queue holds n elements). The guard closes that gap.
+//
+// Every operation that may move an index between the rings runs inside enter()/exit() on one of
+// kShards words. A shard word is {epoch:32 | active:32}: enter adds 2^32 + 1, exit adds 2^32 - 1,
+// so the word strictly grows on every change and `active` counts operations inside. A would-be
+// FULL answer sums all shards (collect 1), reads fq's Threshold, sums them again (collect 2). If no
+// operation was active and nothing changed between the collects, no index was in transit and no
+// ring was touched in between, so at the Threshold read fq was empty and all n indices were in
+// aq: the queue held n elements, and the FULL answer linearizes there.
+//
+// Cost: one warp-aggregated fetch-add on entry and one on exit, on a shard shared by few warps.
+#pragma once
+#include "arch.cuh"
+
+namespace gq {
+
+struct QuiescenceGuard {
+  static constexpr uint64_t kShards = 64;
+  static constexpr uint64_t kLine = 16;  // one shard per 128-byte line
+  static constexpr uint64_t kEnter = (1ull << 32) + 1ull;
+  static constexpr uint64_t kExit = (1ull << 32) - 1ull;
+
+  uint64_t* base;
+
+  GQ_HD static uint64_t words() { return kShards * kLine; }
+  GQ_HD static uint64_t initial_word(uint64_t) { return 0; }
+
+  // A warp shares its shard (so entry and exit aggregate); host threads spread over all shards.
+  GQ_HD static uint64_t shard_of(uint32_t tid) {
+#if GQ_DEVICE_BUILD
+    return (tid >> 5) % kShards;
+#else
+    return tid % kShards;
+#endif
+  }
+
+  GQ_HD void add_aggregated(uint32_t tid, uint64_t delta) const {
+    const uint32_t mask = active_mask();
+    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(base + shard_of(tid) * kLine, delta * popcount(mask));
+  }
+  GQ_HD void enter(uint32_t tid) const { add_aggregated(tid, kEnter); }
+  GQ_HD void exit(uint32_t tid) const { add_aggregated(tid, kExit); }
+
+  // Sum of all shard words, and whether any operation was inside.
+  GQ_HD uint64_t collect(bool& any_active) const {
+    uint64_t sum = 0;
+    for (uint64_t s = 0; s < kShards; ++s) {
+      const uint64_t w = load<mo::seq_cst>(base + s * kLine);
+      any_active |= (uint32_t)w != 0u;
+      sum += w;
+    }
+    return sum;
+  }
+};
+
+}  // namespace gq

@@ -1,0 +1,157 @@
+// gq/scq_ring.cuh — the inner index ring of G-LFQ: Nikolaev's scalable circular queue (sCQ,
+// DISC 2019) with the two changes of seed 001 Sec. III.B: wave-batched tickets (wave_faa.cuh) and
+// every slot packed into one 64-bit word.
+//
+// A ring of 2n slots carries indices; it never holds more than n of them (the caller, glfq.cuh,
+// guarantees that by drawing every index from a second ring of free indices). Given that, and no
+// more than n threads using the ring, Threshold = 3n - 1 bounds how many failed dequeue tickets can
+// pass after the last enqueue before a dequeue may conclude the ring is empty. The thread bound
+// is real: every thread can hold one stale ticket and spend one unit of Threshold with it, so with
+// more threads than n an element can be stranded behind a negative Threshold (seen on the CPU
+// runtime with 16 threads and n = 1). glfq.cuh therefore sizes its rings to max(capacity, threads).
+//
+// Slot word, low to high:  index (kIndexBits) | safe (1) | cycle (every bit left, kCycleBits)
+//   index = kBot  (⊥)   the slot is empty
+//   index = kBotC (⊥c)  the slot held a value that was consumed (all ones, so CONSUME is one OR)
+// A ticket t maps to slot t mod 2n and cycle floor(t / 2n) mod 2^kCycleBits. Cycles are compared
+// by signed modular difference (mod_less), so a lag of up to 2^(kCycleBits-1) laps is harmless.
+//
+// Deviation from the seed's Algorithm 1, on purpose: when the dequeuer's CAS on a stale slot
+// fails, it re-reads the slot and decides again (as sCQ does) instead of moving on. Moving on would
+// let an enqueuer that just installed a value for this very ticket strand it: no other dequeuer
+// ever holds that ticket.
+//
+// Memory order: every shared access is seq_cst. The enqueue's "Head <= T" test after its ticket
+// and the dequeue's "Tail <= H + 1" test after it burns a slot form a store-then-load pattern on
+// two locations, which only sequential consistency orders.
+#pragma once
+#include "arch.cuh"
+#include "wave_faa.cuh"
+
+namespace gq {
+
+struct ScqRing {
+  static constexpr int kIndexBits = 31;
+  static constexpr int kCycleBits = 64 - kIndexBits - 1;
+  static_assert(kIndexBits + 1 + kCycleBits == 64, "slot word bit budget");
+  static_assert(kCycleBits >= 32, "cycle tags need room for 2^31 laps of lag");
+  static constexpr uint64_t kIndexMask = (1ull << kIndexBits) - 1ull;
+  static constexpr uint64_t kBotC = kIndexMask;        // ⊥c: consumed
+  static constexpr uint64_t kBot = kIndexMask - 1ull;  // ⊥: empty
+  static constexpr uint64_t kSafeBit = 1ull << kIndexBits;
+  static constexpr uint64_t kMaxCapacity = kBot;  // indices 0 .. kBot-1
+  static constexpr uint32_t kEmpty = 0xFFFFFFFFu;  // dequeue result: nothing there
+
+  // Words of the layout; each counter sits alone in a 128-byte line.
+  static constexpr uint64_t kLine = 16;  // uint64 words per 128 bytes
+  static constexpr uint64_t kHead = 0, kTail = kLine, kThreshold = 2 * kLine, kEntries = 3 * kLine;
+
+  uint64_t* base;
+  uint64_t n;  // capacity; the ring has 2n slots
+
+  GQ_HD static uint64_t words(uint64_t n) { return kEntries + 2 * n; }
+
+  GQ_HD static uint64_t pack(uint64_t cycle, uint64_t safe, uint64_t index) {
+    return (cycle << (kIndexBits + 1)) | (safe << kIndexBits) | index;
+  }
+  GQ_HD static uint64_t cycle_of_word(uint64_t e) { return e >> (kIndexBits + 1); }
+  GQ_HD static uint64_t safe_of(uint64_t e) { return (e >> kIndexBits) & 1ull; }
+  GQ_HD static uint64_t index_of(uint64_t e) { return e & kIndexMask; }
+  GQ_HD static bool is_bot(uint64_t index) { return index >= kBot; }  // ⊥ or ⊥c
+
+  GQ_HD uint64_t cycle_of_ticket(uint64_t t) const { return (t / (2 * n)) & ((1ull << kCycleBits) - 1ull); }
+  GQ_HD uint64_t* head() const { return base + kHead; }
+  GQ_HD uint64_t* tail() const { return base + kTail; }
+  GQ_HD uint64_t* threshold() const { return base + kThreshold; }  // holds an int64_t
+  GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
+  GQ_HD int64_t threshold_max() const { return (int64_t)(3 * n - 1); }
+
+  // Initial value of word i of a ring of 2n slots into which the indices 0, 1, ..., filled-1 were
+  // enqueued in that order (filled = 0: empty; Head = 2n, Tail = 2n + filled, slots of cycle 0 are
+  // safe and ⊥, filled ones have cycle 1).
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t n, uint64_t filled) {
+    if (i == kHead) return 2 * n;
+    if (i == kTail) return 2 * n + filled;
+    if (i == kThreshold) return filled ? (uint64_t)(3 * n - 1) : (uint64_t)(int64_t)-1;
+    if (i < kEntries) return 0;
+    const uint64_t j = i - kEntries;
+    if (j < filled) return pack(1, 1, j);
+    return pack(0, 1, kBot);
+  }
+
+  // catchup (sCQ): after an empty dequeue, drag Tail up to Head so enqueuers skip burnt tickets.
+  GQ_HD void catchup(uint64_t t, uint64_t h, const ErrorFlag& err) const {
+    Spin spin;
+    while (cas<mo::seq_cst>(tail(), t, h) != t) {
+      h = load<mo::seq_cst>(head());
+      t = load<mo::seq_cst>(tail());
+      if ((int64_t)(t - h) >= 0) return;
+      if (!spin.step(err, kSiteScqCatchup, t)) return;
+    }
+  }
+
+  // Enqueue an index; always succeeds while the ring holds fewer than n indices. Returns false
+  // only when the spin budget ran out (the error flag is then raised).
+  GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err) const {
+    Spin spin;
+    for (;;) {
+      const uint64_t t = wave_faa<mo::seq_cst>(tail());
+      const uint64_t j = t % (2 * n);
+      const uint64_t c = cycle_of_ticket(t);
+      uint64_t e = load<mo::seq_cst>(entry(j));
+      for (;;) {
+        const bool older = mod_less<kCycleBits>(cycle_of_word(e), c);
+        if (!(older && is_bot(index_of(e)) && (safe_of(e) || (int64_t)(load<mo::seq_cst>(head()) - t) <= 0))) break;
+        const uint64_t seen = cas<mo::seq_cst>(entry(j), e, pack(c, 1, index));
+        if (seen == e) {
+          if ((int64_t)load<mo::seq_cst>(threshold()) != threshold_max()) store<mo::seq_cst>(threshold(), (uint64_t)threshold_max());
+          return true;
+        }
+        e = seen;  // lost the race for this slot; decide again on what is there now
+      }
+      if (!spin.step(err, kSiteScqEnqueue, t)) return false;
+    }
+  }
+
+  // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation.
+  GQ_HD uint32_t dequeue(const ErrorFlag& err) const {
+    if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return kEmpty;
+    Spin spin;
+    for (;;) {
+      const uint64_t h = wave_faa<mo::seq_cst>(head());
+      const uint64_t j = h % (2 * n);
+      const uint64_t c = cycle_of_ticket(h);
+      uint64_t e = load<mo::seq_cst>(entry(j));
+      for (;;) {
+        const uint64_t ec = cycle_of_word(e);
+#if defined(GQ_FAULT_SKIP_CYCLE)
+        // Planted fault for the checkers: take whatever value sits in the slot, whatever its cycle.
+        const bool mine = !is_bot(index_of(e));
+#else
+        const bool mine = ec == c && !is_bot(index_of(e));
+#endif
+        if (mine) {
+          fetch_or<mo::seq_cst>(entry(j), kBotC);  // CONSUME: index := ⊥c, cycle and safe kept
+          return (uint32_t)index_of(e);
+        }
+        if (!mod_less<kCycleBits>(ec, c)) break;  // the slot is already ahead of this ticket
+        // Burn the slot for this ticket: an empty slot moves to our cycle; a slot still holding a
+        // value of an older cycle is marked unsafe so that no late enqueuer reuses it blindly.
+        const uint64_t want = is_bot(index_of(e)) ? pack(c, safe_of(e), kBot) : pack(ec, 0, index_of(e));
+        const uint64_t seen = cas<mo::seq_cst>(entry(j), e, want);
+        if (seen == e) break;
+        e = seen;
+      }
+      const uint64_t t = load<mo::seq_cst>(tail());
+      if ((int64_t)(t - (h + 1)) <= 0) {
+        catchup(t, h + 1, err);
+        fetch_add<mo::seq_cst>(threshold(), ~0ull);
+        return kEmpty;
+      }
+      if ((int64_t)fetch_add<mo::seq_cst>(threshold(), ~0ull) <= 0) return kEmpty;
+      if (!spin.step(err, kSiteScqDequeue, h)) return kEmpty;
+    }
+  }
+};
+
+}  // namespace gq

@@ -1,0 +1,101 @@
+// gq/sfq.cuh — SFQ, the Scogland-Feng ticketed ring (the seed's baseline [12]).
+//
+// n slots; Head and Tail are ticket counters. Ticket t owns slot t mod n on lap floor(t / n). Each
+// slot word is {turn:32 | value:32}: an enqueuer of lap L waits for turn 2L, writes its value with
+// turn 2L+1; the dequeuer of lap L waits for turn 2L+1 and hands the slot on with turn 2L+2. A
+// slot's turns advance one ticket at a time and the thread that waits is always the one whose
+// ticket is next, so comparing 32-bit turns for equality is safe across wrap-around.
+//
+// Two interfaces, as in the original:
+//   * blocking  enqueue/dequeue: a fetch-add on Tail/Head takes a ticket, then the thread waits
+//     for its slot's turn (it never reports FULL or EMPTY);
+//   * non-waiting try_enqueue/try_dequeue: read Tail then Head (or Head then Tail); report FULL
+//     (EMPTY) when the difference shows n (0) elements, else claim the ticket with a CAS. The
+//     element count is Tail - Head, changed only by those CASes, so FULL and EMPTY linearize at the
+//     second read. After a successful claim the thread still waits for its slot's turn, which its
+//     partner (the ticket n earlier, or the enqueuer of the same ticket) has already claimed.
+// The two interfaces must not be mixed on one queue if FULL answers are to stay exact: blocking
+// enqueuers may push Tail past Head + n.
+#pragma once
+#include "arch.cuh"
+
+namespace gq {
+
+struct Sfq {
+  static constexpr const char* kName = "sfq";
+  static constexpr uint64_t kMaxCapacity = 1ull << 40;
+  static constexpr uint64_t kLine = 16;
+  static constexpr uint64_t kHead = 0, kTail = kLine, kSlots = 2 * kLine;
+
+  uint64_t* base;
+  uint64_t n;
+
+  // `threads` is part of the common queue surface; SFQ's layout does not depend on it.
+  GQ_HD static uint64_t words(uint64_t n, uint64_t) { return kSlots + n; }
+  GQ_HD static Sfq view(uint64_t* base, uint64_t n, uint64_t) { return Sfq{base, n}; }
+  GQ_HD static uint64_t initial_word(uint64_t, uint64_t, uint64_t) { return 0; }
+
+  GQ_HD uint64_t* head() const { return base + kHead; }
+  GQ_HD uint64_t* tail() const { return base + kTail; }
+  GQ_HD uint64_t* slot(uint64_t t) const { return base + kSlots + t % n; }
+  GQ_HD static uint32_t turn_of(uint64_t w) { return (uint32_t)(w >> 32); }
+  GQ_HD uint32_t lap(uint64_t t) const { return (uint32_t)(t / n); }
+
+  // Slot hand-over for an already claimed ticket: wait for the turn, then write or read.
+  GQ_HD bool put(uint64_t t, uint32_t v, const ErrorFlag& err) const {
+    const uint32_t want = 2u * lap(t);
+    Spin spin;
+    while (turn_of(load<mo::acquire>(slot(t))) != want)
+      if (!spin.step(err, kSiteSfqEnqueueTurn, t)) return false;
+    store<mo::release>(slot(t), ((uint64_t)(want + 1u) << 32) | v);
+    return true;
+  }
+  GQ_HD bool take(uint64_t t, uint32_t* out, const ErrorFlag& err) const {
+    const uint32_t want = 2u * lap(t) + 1u;
+    Spin spin;
+    uint64_t w;
+#if defined(GQ_FAULT_SFQ_NO_TURN)
+    // Planted fault for the checkers: read the slot without waiting for the enqueuer's turn.
+    w = load<mo::acquire>(slot(t));
+    (void)spin;
+#else
+    while (turn_of(w = load<mo::acquire>(slot(t))) != want)
+      if (!spin.step(err, kSiteSfqDequeueTurn, t)) return false;
+#endif
+    *out = (uint32_t)w;
+    store<mo::release>(slot(t), (uint64_t)(want + 1u) << 32);
+    return true;
+  }
+
+  // Blocking interface.
+  GQ_HD bool enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
+    return put(fetch_add<mo::seq_cst>(tail(), 1ull), v, err);
+  }
+  GQ_HD bool dequeue(uint32_t* out, uint32_t, const ErrorFlag& err) const {
+    return take(fetch_add<mo::seq_cst>(head(), 1ull), out, err);
+  }
+
+  // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).
+  GQ_HD bool try_enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
+    Spin spin;
+    for (;;) {
+      const uint64_t t = load<mo::seq_cst>(tail());
+      const uint64_t h = load<mo::seq_cst>(head());
+      if ((int64_t)(t - h) >= (int64_t)n) return false;  // FULL, at the Head read
+      if (cas<mo::seq_cst>(tail(), t, t + 1) == t) return put(t, v, err);
+      if (!spin.step(err, kSiteSfqEnqueueTurn, t)) return false;
+    }
+  }
+  GQ_HD bool try_dequeue(uint32_t* out, uint32_t, const ErrorFlag& err) const {
+    Spin spin;
+    for (;;) {
+      const uint64_t h = load<mo::seq_cst>(head());
+      const uint64_t t = load<mo::seq_cst>(tail());
+      if ((int64_t)(t - h) <= 0) return false;  // EMPTY, at the Tail read
+      if (cas<mo::seq_cst>(head(), h, h + 1) == h) return take(h, out, err);
+      if (!spin.step(err, kSiteSfqDequeueTurn, h)) return false;
+    }
+  }
+};
+
+}  // namespace gq

@@ -1,0 +1,31 @@
+// gq/wave_faa.cuh — wave-batched ticket reservation (WaveFAA, seed 001 Algorithm 1 lines 1-13).
+//
+// The active lanes of a warp form a mask with a ballot; one leader performs a single fetch-add
+// by the number of active lanes; the base ticket is broadcast with a shuffle and each lane adds
+// its rank in the mask. The tickets handed out are exactly those per-lane fetch-adds would give
+// (Lemma III.1), with one atomic per warp instead of one per lane. On the host a warp is one lane
+// wide and this is a plain fetch-add.
+#pragma once
+#include "arch.cuh"
+
+namespace gq {
+
+template <mo O = mo::seq_cst>
+GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter) {
+  const uint32_t mask = active_mask();
+  const uint32_t lane = lane_id();
+  const uint32_t leader = first_lane(mask);
+  const uint32_t count = popcount(mask);
+  uint64_t base = 0;
+  if (lane == leader) base = fetch_add<O>(counter, (uint64_t)count);
+#if defined(GQ_FAULT_NO_BROADCAST)
+  // Planted fault for the checkers: lanes other than the leader guess the base from a plain read
+  // instead of receiving the leader's, so two lanes can hold the same ticket.
+  if (lane != leader) base = load<mo::relaxed>(counter) - count;
+#else
+  base = shuffle(mask, base, leader);
+#endif
+  return base + popcount(mask & lanes_below(lane));
+}
+
+}  // namespace gq

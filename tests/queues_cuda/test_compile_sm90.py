@@ -1,0 +1,16 @@
+"""Every CUDA source compiles for sm_90 with no GPU present (NVRTC from cuda-bindings, or nvcc),
+for every queue and every planted fault: a kernel that stops compiling fails CI."""
+
+import pytest
+
+from queues_cuda.build import compile_sm90
+from queues_cuda.queues import FAULTS, QUEUES
+
+VARIANTS = [(q, None) for q in QUEUES] + [(q, f) for f, (_, qs) in FAULTS.items() for q in qs]
+
+
+@pytest.mark.parametrize("queue, fault", VARIANTS)
+def test_compiles_for_sm90(queue, fault):
+    defines = (FAULTS[fault][0],) if fault else ()
+    compiler, size = compile_sm90(QUEUES[queue].kind_id, defines)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"

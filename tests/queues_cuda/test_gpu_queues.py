@@ -1,0 +1,100 @@
+"""The queues on the GPU: 1,000 histories per queue checked for linearizability, FIFO
+conformance on more than 1e8 tokens per queue at 2^9 to 2^16 threads, and a planted fault that
+only a real warp can show (the leader's broadcast skipped).
+
+With $GQ_RESULTS_DIR set, the figures are written there as one JSON record per run
+(tools/gpu-suite.sh does this on the H200 and the records are committed to benchmarks/results/).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from queues_cuda import cuda_runtime
+from queues_cuda.check import CheckConfig, run_check
+from queues_cuda.fifo_conformance import check_tokens
+from queues_cuda.provenance import provenance
+from queues_cuda.queues import QUEUES
+
+pytestmark = pytest.mark.gpu
+
+CAPACITIES = (1, 2, 3, 64, 4096)
+# (threads, operations per thread, histories): 1,000 histories of 1,024 to 2,048 operations.
+HISTORY_RUNS = ((512, 2, 334), (1024, 1, 333), (2048, 1, 333))
+# (threads, roles, capacity, tokens): 1.02e8 tokens per queue.
+FIFO_RUNS = (
+    (2**9, "split", 1 << 20, 10_000_000),
+    (2**12, "balanced", 1 << 20, 20_000_000),
+    (2**14, "split", 1 << 20, 20_000_000),
+    (2**16, "split", 1 << 20, 25_000_000),
+    (2**16, "balanced", 1 << 20, 25_000_000),
+    (2**12, "split", 64, 1_000_000),
+    (2**16, "balanced", 64, 1_000_000),
+)
+RESULTS: dict[str, list] = {"histories": [], "fifo": [], "faults": []}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def write_results():
+    yield
+    out = os.environ.get("GQ_RESULTS_DIR")
+    if out and any(RESULTS.values()):
+        path = Path(out) / "queue-check-gpu.json"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(provenance(extra_note="tests/queues_cuda/test_gpu_queues.py", **RESULTS),
+                                   indent=2) + "\n")
+
+
+@pytest.mark.parametrize("queue", list(QUEUES))
+def test_histories_linearizable(queue):
+    total = 0
+    for threads, ops, n in HISTORY_RUNS:
+        r = run_check(CheckConfig(queue=queue, backend="cuda", capacities=CAPACITIES, threads=threads, ops=ops,
+                                  histories=n, fifo_tokens=0, seed=threads))
+        RESULTS["histories"].append({"queue": queue, "threads": threads, "ops_per_thread": ops,
+                                     "histories": r.histories, "operations": r.operations,
+                                     "linearizable": r.linearizable, "not_linearizable": r.not_linearizable,
+                                     "unknown": r.unknown, "seconds": round(r.seconds, 2),
+                                     "capacities": list(CAPACITIES)})
+        assert r.ok, r.counterexample or r.kernel_error
+        total += r.histories
+    assert total >= 1000
+
+
+@pytest.mark.parametrize("queue", list(QUEUES))
+def test_fifo_conformance(queue):
+    kind = QUEUES[queue]
+    total = 0
+    for threads, roles, capacity, tokens in FIFO_RUNS:
+        producers = threads // 2 if roles == "split" else threads
+        per_producer = -(-tokens // producers)
+        started = time.perf_counter()
+        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer,
+                                                       kind.has_blocking)
+        seconds = time.perf_counter() - started
+        report = check_tokens(out, consumers, logged, producers, per_producer)
+        RESULTS["fifo"].append({"queue": queue, "threads": threads, "roles": roles, "capacity": capacity,
+                                "blocking": kind.has_blocking, "tokens": report.tokens, "logged": report.logged,
+                                "lost": report.lost, "duplicated": report.duplicated,
+                                "order_violations": report.order_violations, "out_of_range": report.out_of_range,
+                                "run_seconds_wall": round(seconds, 3)})
+        assert report.ok, report
+        total += report.tokens
+        del out, consumers
+    assert total >= 100_000_000
+
+
+def test_planted_broadcast_fault_is_caught():
+    """Lanes that guess their ticket instead of taking the leader's broadcast share tickets; a
+    real warp shows it (the CPU runtime's one-lane warp cannot)."""
+    r = run_check(CheckConfig(queue="glfq", backend="cuda", capacities=(64,), threads=1024, ops=1, histories=20,
+                              fifo_tokens=1_000_000, fifo_threads=4096, fault="no-broadcast"))
+    RESULTS["faults"].append({"queue": "glfq", "fault": "no-broadcast", "caught": not r.ok,
+                              "not_linearizable": r.not_linearizable, "fifo": vars(r.fifo),
+                              "kernel_error": r.kernel_error})
+    assert not r.ok
