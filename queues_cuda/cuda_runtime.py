@@ -27,12 +27,13 @@ def resident_threads(kernel) -> int:
 
     dev = cupy.cuda.Device()
     sms = dev.attributes["MultiProcessorCount"]
+    ptr = kernel.kernel.ptr  # RawKernel -> its loaded cupy.cuda.Function
     try:
-        per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(kernel.ptr, BLOCK, 0)
+        per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(ptr, BLOCK, 0)
     except AttributeError:  # this CuPy has no occupancy call: ask the driver through cuda-bindings
         from cuda.bindings import driver
 
-        err, per_sm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(driver.CUfunction(kernel.ptr), BLOCK, 0)
+        err, per_sm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(driver.CUfunction(ptr), BLOCK, 0)
         if err != driver.CUresult.CUDA_SUCCESS:
             raise RuntimeError(f"cuOccupancyMaxActiveBlocksPerMultiprocessor failed: {err}") from None
     return int(per_sm) * sms * BLOCK

@@ -29,7 +29,7 @@ ERROR_SITES = {
     6: "FIFO producer retrying a FULL queue (value)",
     7: "FIFO consumer retrying an EMPTY queue (thread)",
     8: "sCQ dequeue retry loop (ticket)",
-    9: "harness start",
+    9: "SFQ claim of a ticket by CAS (ticket)",
 }
 
 

@@ -67,7 +67,7 @@ enum ErrorSite : uint32_t {
   kSiteFifoProducer = 6,
   kSiteFifoConsumer = 7,
   kSiteScqDequeue = 8,
-  kSiteHarnessStart = 9,
+  kSiteSfqClaim = 9,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -301,6 +301,13 @@ struct ErrorFlag {
     }
   }
 };
+
+// A claim loop (CAS on a shared counter) never waits for one partner: each failure means another
+// thread succeeded. It can still starve one thread for a long time under heavy contention, so it
+// gets a far larger budget than a wait; the budget only guards against a bug that fails forever.
+#ifndef GQ_CLAIM_BUDGET
+#define GQ_CLAIM_BUDGET (1u << 28)
+#endif
 
 struct Spin {
   uint32_t left = GQ_SPIN_BUDGET;

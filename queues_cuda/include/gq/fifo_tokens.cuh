@@ -31,9 +31,14 @@ struct FifoArgs {
   uint32_t* out_consumer; // total entries
 };
 
-// A token may wait behind thousands of others for one of few slots: the harness's own waits get a
-// budget 16 times the queues' (a stall still ends in the error flag, seconds later).
+// On the GPU a token may wait behind tens of thousands of threads for one of few slots: there the
+// harness's own waits get 16 times the queues' budget (a stall still ends in the error flag,
+// seconds later). On the CPU every wait step already yields the core.
+#if GQ_DEVICE_BUILD
 constexpr uint32_t kFifoSpinBudget = GQ_SPIN_BUDGET * 16u;
+#else
+constexpr uint32_t kFifoSpinBudget = GQ_SPIN_BUDGET;
+#endif
 
 template <class Q, class = void> struct has_blocking { static constexpr bool value = false; };
 template <class Q>

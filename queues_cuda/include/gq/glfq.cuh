@@ -62,7 +62,7 @@ struct Glfq {
   }
 
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
-    Spin spin;
+    Spin spin(GQ_CLAIM_BUDGET);  // retries and quiescence waits under contention, not one partner
     for (;;) {
       guard.enter(tid);
       const uint32_t i = fq.dequeue(err);

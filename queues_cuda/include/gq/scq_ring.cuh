@@ -81,7 +81,7 @@ struct ScqRing {
 
   // catchup (sCQ): after an empty dequeue, drag Tail up to Head so enqueuers skip burnt tickets.
   GQ_HD void catchup(uint64_t t, uint64_t h, const ErrorFlag& err) const {
-    Spin spin;
+    Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     while (cas<mo::seq_cst>(tail(), t, h) != t) {
       h = load<mo::seq_cst>(head());
       t = load<mo::seq_cst>(tail());
@@ -93,7 +93,7 @@ struct ScqRing {
   // Enqueue an index; always succeeds while the ring holds fewer than n indices. Returns false
   // only when the spin budget ran out (the error flag is then raised).
   GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err) const {
-    Spin spin;
+    Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       const uint64_t t = wave_faa<mo::seq_cst>(tail());
       const uint64_t j = t % (2 * n);
@@ -116,7 +116,7 @@ struct ScqRing {
   // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation.
   GQ_HD uint32_t dequeue(const ErrorFlag& err) const {
     if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return kEmpty;
-    Spin spin;
+    Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       const uint64_t h = wave_faa<mo::seq_cst>(head());
       const uint64_t j = h % (2 * n);

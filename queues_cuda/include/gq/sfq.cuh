@@ -77,23 +77,23 @@ struct Sfq {
 
   // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).
   GQ_HD bool try_enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
-    Spin spin;
+    Spin spin(GQ_CLAIM_BUDGET);
     for (;;) {
       const uint64_t t = load<mo::seq_cst>(tail());
       const uint64_t h = load<mo::seq_cst>(head());
       if ((int64_t)(t - h) >= (int64_t)n) return false;  // FULL, at the Head read
       if (cas<mo::seq_cst>(tail(), t, t + 1) == t) return put(t, v, err);
-      if (!spin.step(err, kSiteSfqEnqueueTurn, t)) return false;
+      if (!spin.step(err, kSiteSfqClaim, t)) return false;
     }
   }
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t, const ErrorFlag& err) const {
-    Spin spin;
+    Spin spin(GQ_CLAIM_BUDGET);
     for (;;) {
       const uint64_t h = load<mo::seq_cst>(head());
       const uint64_t t = load<mo::seq_cst>(tail());
       if ((int64_t)(t - h) <= 0) return false;  // EMPTY, at the Tail read
       if (cas<mo::seq_cst>(head(), h, h + 1) == h) return take(h, out, err);
-      if (!spin.step(err, kSiteSfqDequeueTurn, h)) return false;
+      if (!spin.step(err, kSiteSfqClaim, h)) return false;
     }
   }
 };
