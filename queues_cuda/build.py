@@ -76,9 +76,29 @@ def cpu_library(kind_id: int, extra_defines: tuple[str, ...] = ()) -> ctypes.CDL
     if exe is None:
         raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
     source = HOST_DIR / "runtime.cpp"
-    flags = CXX_FLAGS + defines_for(kind_id, extra_defines)
+    target = _compile(exe, source, CXX_FLAGS + defines_for(kind_id, extra_defines), "libgq_cpu")
+    return _bind(ctypes.CDLL(str(target)))
+
+
+@lru_cache(maxsize=None)
+def checker_library() -> ctypes.CDLL | None:
+    """The compiled FIFO linearizability search (host/fifo_search.cpp), or None without a compiler."""
+    exe = cxx()
+    if exe is None:
+        return None
+    source = HOST_DIR / "fifo_search.cpp"
+    flags = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall")
+    lib = ctypes.CDLL(str(_compile(exe, source, flags, "libgq_fifo_search")))
+    i64, p = ctypes.c_int64, ctypes.c_void_p
+    lib.gq_fifo_search.restype = ctypes.c_int
+    lib.gq_fifo_search.argtypes = [i64, p, p, p, p, i64, i64, p, p, ctypes.c_double, p, p, p, p, p]
+    return lib
+
+
+def _compile(exe: str, source: Path, flags: tuple[str, ...], stem: str) -> Path:
+    """Compile `source` into the cache (once per content hash) and return the library's path."""
     key = source_hash(compiler_version(exe), *flags, sources=(source,))
-    target = cache_dir() / f"libgq_cpu_{key}.so"
+    target = cache_dir() / f"{stem}_{key}.so"
     if not target.exists():
         with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
             partial = Path(tmp) / target.name
@@ -87,7 +107,7 @@ def cpu_library(kind_id: int, extra_defines: tuple[str, ...] = ()) -> ctypes.CDL
             if done.returncode != 0:
                 raise RuntimeError(f"CPU build failed: {' '.join(cmd)}\n{done.stderr}")
             os.replace(partial, target)  # atomic: concurrent builders never see half a library
-    return _bind(ctypes.CDLL(str(target)))
+    return target
 
 
 def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:

@@ -18,7 +18,8 @@ from . import linearizability
 from .backend import resolve
 from .errors import GQError, KernelError
 from .fifo_conformance import FifoReport, check_tokens
-from .fifo_model import BoundedFifo, fifo_hints
+from .fifo_checker import check_fifo
+from .fifo_model import BoundedFifo
 from .history import History, validate
 from .queues import QueueKind, fault_define, queue_kind
 
@@ -107,12 +108,12 @@ def describe_counterexample(h: History, verdict: linearizability.Verdict, model:
     return "\n".join(lines)
 
 
-def check_history(h: History, capacity: int | None, timeout: float, tag: str) -> tuple[bool | None, str]:
+def check_history(h: History, capacity: int | None, timeout: float, tag: str,
+                  engine: str = "auto") -> tuple[bool | None, str]:
     """Check one history; returns (verdict, counter-example text or '')."""
     validate(h, tag)
     model = BoundedFifo(capacity)
-    priority, dead_end = fifo_hints(h)
-    verdict = linearizability.check(h, model, timeout=timeout, priority=priority, dead_end=dead_end)
+    verdict = check_fifo(h, capacity, timeout, engine)
     if verdict.linearizable is False:
         return False, describe_counterexample(h, verdict, model, tag)
     if verdict.linearizable is None:

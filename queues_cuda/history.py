@@ -119,3 +119,23 @@ def validate(h: History, where: str = "history") -> None:
     enq = h.value[h.op == ENQ]
     if len(np.unique(enq)) != len(enq):
         raise GQError(f"{where}: enqueued values are not unique; the checker needs unique values")
+
+
+def save_many(path: Path, histories: list[History], tags: list[str]) -> None:
+    """Many histories in one compressed file (GPU runs record thousands): columns concatenated,
+    with the length and a tag per history."""
+    cat = lambda name, dtype: np.concatenate([getattr(h, name) for h in histories]).astype(dtype)  # noqa: E731
+    np.savez_compressed(path, lengths=np.array([len(h) for h in histories], np.int64), tags=np.array(tags),
+                        proc=cat("proc", np.int32), op=cat("op", np.uint8), value=cat("value", np.int64),
+                        ok=cat("ok", bool), call=cat("call", np.int64), end=cat("end", np.int64))
+
+
+def load_many(path: Path) -> list[tuple[str, History]]:
+    data = np.load(path)
+    out, start = [], 0
+    for tag, n in zip(data["tags"].tolist(), data["lengths"].tolist()):
+        s = slice(start, start + n)
+        out.append((tag, History.from_columns(data["proc"][s], data["op"][s], data["value"][s], data["ok"][s],
+                                              data["call"][s], data["end"][s])))
+        start += n
+    return out

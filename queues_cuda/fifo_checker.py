@@ -1,0 +1,77 @@
+"""Checking a history against the strict bounded FIFO model.
+
+Two engines run the same search (linearizability.py's Wing–Gong search with Lowe's memoisation,
+its reductions, and fifo_model.fifo_hints): the Python one, model-agnostic and the readable
+reference, and a compiled one specialised to the FIFO model (host/fifo_search.cpp), about fifty
+times faster, which GPU histories of a thousand concurrent operations need. ``engine="auto"``
+takes the compiled engine wherever a C++ compiler exists.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import linearizability
+from .build import checker_library
+from .fifo_model import BoundedFifo, fifo_hints
+from .history import DEQ, ENQ, History
+
+ENGINES = ("auto", "native", "python")
+
+
+def check_fifo(h: History, capacity: int | None, timeout: float, engine: str = "auto") -> linearizability.Verdict:
+    if engine == "python" or (engine == "auto" and checker_library() is None):
+        priority, dead_end = fifo_hints(h)
+        return linearizability.check(h, BoundedFifo(capacity), timeout=timeout, priority=priority, dead_end=dead_end)
+    return _native(h, capacity, timeout)
+
+
+def _native(h: History, capacity: int | None, timeout: float) -> linearizability.Verdict:
+    lib = checker_library()
+    if lib is None:
+        raise RuntimeError("the compiled FIFO search needs a C++ compiler")
+    n = len(h)
+    enq_ok = (h.op == ENQ) & h.ok
+    deq_ok = (h.op == DEQ) & h.ok
+    kind = np.where(h.op == ENQ, np.where(h.ok, 0, 1), np.where(h.ok, 2, 3)).astype(np.uint8)
+    # Dense ids for enqueued values; a dequeued value nobody enqueued gets the id past them all.
+    values = np.unique(h.value[enq_ok])
+    n_values = len(values)
+    vid = np.full(n, -1, np.int64)
+    vid[enq_ok] = np.searchsorted(values, h.value[enq_ok])
+    found = np.searchsorted(values, h.value[deq_ok]).clip(0, max(n_values - 1, 0))
+    known = (n_values > 0) & (values[found] == h.value[deq_ok]) if n_values else np.zeros(deq_ok.sum(), bool)
+    vid[deq_ok] = np.where(known, found, n_values)
+    never = int(max(h.call.max(), h.end.max())) + 1
+    dq_call = np.full(n_values + 1, never, np.int64)
+    dq_call[vid[deq_ok][known]] = h.call[deq_ok][known]
+    priority, _ = fifo_hints(h)
+    rank = np.empty(n, np.int64)
+    rank[sorted(range(n), key=priority)] = np.arange(n)
+    call = np.ascontiguousarray(h.call, np.int64)
+    end = np.ascontiguousarray(h.end, np.int64)
+    out = np.zeros(3, np.int64)  # steps, prefix length, window length
+    prefix, window = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    p = lambda a: a.ctypes.data  # noqa: E731
+    code = lib.gq_fifo_search(n, p(kind), p(vid), p(call), p(end), -1 if capacity is None else capacity, n_values,
+                              p(rank), p(dq_call), float(timeout), p(out[0:]), p(prefix), p(out[1:]),
+                              p(window), p(out[2:]))
+    if code == 1:
+        return linearizability.Verdict(True, int(out[0]))
+    if code == -1:
+        return linearizability.Verdict(None, int(out[0]), reason=f"search timed out after {timeout:g} s")
+    placed = prefix[: out[1]].tolist()
+    state = _replay(h, placed)
+    return linearizability.Verdict(False, int(out[0]), placed, state, window[: out[2]].tolist(),
+                                   "no order of the operations explains the history")
+
+
+def _replay(h: History, placed: list[int]) -> tuple:
+    """The queue contents after the placed operations (for the counter-example)."""
+    queue: list[int] = []
+    for i in placed:
+        if h.op[i] == ENQ and h.ok[i]:
+            queue.append(int(h.value[i]))
+        elif h.op[i] == DEQ and h.ok[i]:
+            queue.pop(0)
+    return tuple(queue)
