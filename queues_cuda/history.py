@@ -131,7 +131,8 @@ def save_many(path: Path, histories: list[History], tags: list[str]) -> None:
 
 
 def load_many(path: Path) -> list[tuple[str, History]]:
-    data = np.load(path)
+    with np.load(path) as npz:  # each access to an npz member decompresses it: read each once
+        data = {k: npz[k] for k in npz.files}
     out, start = [], 0
     for tag, n in zip(data["tags"].tolist(), data["lengths"].tolist()):
         s = slice(start, start + n)
