@@ -21,8 +21,9 @@ ENGINES = ("auto", "native", "python")
 
 def check_fifo(h: History, capacity: int | None, timeout: float, engine: str = "auto") -> linearizability.Verdict:
     if engine == "python" or (engine == "auto" and checker_library() is None):
-        priority, dead_end = fifo_hints(h)
-        return linearizability.check(h, BoundedFifo(capacity), timeout=timeout, priority=priority, dead_end=dead_end)
+        priority, dead_end, prerequisites = fifo_hints(h)
+        return linearizability.check(h, BoundedFifo(capacity), timeout=timeout, priority=priority,
+                                     dead_end=dead_end, prerequisites=prerequisites)
     return _native(h, capacity, timeout)
 
 
@@ -45,7 +46,7 @@ def _native(h: History, capacity: int | None, timeout: float) -> linearizability
     never = int(max(h.call.max(), h.end.max())) + 1
     dq_call = np.full(n_values + 1, never, np.int64)
     dq_call[vid[deq_ok][known]] = h.call[deq_ok][known]
-    priority, _ = fifo_hints(h)
+    priority = fifo_hints(h)[0]
     rank = np.empty(n, np.int64)
     rank[sorted(range(n), key=priority)] = np.arange(n)
     call = np.ascontiguousarray(h.call, np.int64)

@@ -44,7 +44,8 @@ class BoundedFifo:
 
 
 def fifo_hints(history):
-    """Search hints for the linearizability checker on one history: (priority, dead_end).
+    """Search hints for the linearizability checker on one history: (priority, dead_end,
+    prerequisites).
 
     Neither changes a verdict: `priority` only orders the candidates, and `dead_end` stops only
     where no linearization can continue.
@@ -58,6 +59,10 @@ def fifo_hints(history):
       effect after its call, so if the dequeue of some value that must go first is called after
       the pending operation returns, the state is a dead end. A value never dequeued counts as
       dequeued at infinity.
+    * prerequisites: what lets the operation that must take effect next do so: the dequeue of the
+      queue's head (for a dequeue of a later or not yet enqueued value, an EMPTY answer, or an
+      enqueue into a full queue), the enqueue of the value a dequeue returns, or any enqueue (for a
+      FULL answer).
     """
     op, value, ok, call, end = history.op, history.value, history.ok, history.call, history.end
     taken = (op == 1) & ok
@@ -84,4 +89,14 @@ def fifo_hints(history):
                 return True
         return False
 
-    return keys.__getitem__, dead_end
+    enq_of = {v: i for i, (o, v, good) in enumerate(zip(ops, values, oks)) if o == ENQ and good}
+
+    def prerequisites(state: State, urgent: int, candidates: list[int]) -> set[int]:
+        if ops[urgent] == ENQ and not oks[urgent]:
+            return {j for j in candidates if ops[j] == ENQ and oks[j]}
+        needed = {j for j in candidates if ops[j] != ENQ and oks[j] and state and values[j] == state[0]}
+        if ops[urgent] != ENQ and oks[urgent] and values[urgent] not in state and values[urgent] in enq_of:
+            needed.add(enq_of[values[urgent]])
+        return needed
+
+    return keys.__getitem__, dead_end, prerequisites

@@ -12,8 +12,8 @@ Two generic reductions keep real histories fast:
 * an operation that is legal now and leaves the state unchanged (an EMPTY or FULL answer) is
   placed at once, without trying alternatives: no linearization is lost by placing it early;
 * restarts: a depth-first search is heavy-tailed, so after a step budget it starts again with
-  the candidates' order shuffled within a window that widens each time, keeping every cached
-  configuration that was fully
+  another candidate order (just-in-time, or shuffled within a window that widens each time),
+  keeping every cached configuration that was fully
   explored (those are proven dead ends whatever the order) and dropping only the ones on the
   abandoned path. Budgets double, so the total work stays within twice the last search.
 
@@ -79,6 +79,13 @@ class _Events:
             if q != -1:
                 prv[q] = node
 
+    def first_return_op(self) -> int:
+        """The operation whose return is the first pending event, or -1."""
+        node = self.nxt[self.head]
+        while node != -1 and node % 2 == 0:
+            node = self.nxt[node]
+        return node // 2 if node != -1 else -1
+
     def open_calls(self) -> list[int]:
         """Operations called before the first pending return, in time order."""
         found, node = [], self.nxt[self.head]
@@ -89,14 +96,17 @@ class _Events:
 
 
 def check(history: History, model, timeout: float = 30.0, operations=None, priority=None,
-          dead_end=None) -> Verdict:
+          dead_end=None, prerequisites=None) -> Verdict:
     """Is `history` linearizable with respect to `model`?
 
     `operations[i]` is what `model.step` receives for operation i; by default
     ``(op, value, ok)`` from the history's columns. `priority(i)`, when given, orders the
     candidates tried at each point (lower first). `dead_end(state, candidates)`, when given, must
     answer True only when no linearization can continue from `state` with `candidates` (op
-    indices) the operations that may take effect next.
+    indices) the operations that may take effect next. `prerequisites(state, urgent, candidates)`,
+    when given, names the candidates that let `urgent` (the operation whose return comes first)
+    take effect; every other restart then tries `urgent`, then those, then the rest (just-in-time
+    linearization, which suits histories where nearly everything overlaps).
     """
     n = len(history)
     if operations is None:
@@ -110,14 +120,18 @@ def check(history: History, model, timeout: float = 30.0, operations=None, prior
     steps, budget, attempt = 0, FIRST_BUDGET, 0
     ordinal = {i: k for k, i in enumerate(sorted(range(n), key=base_rank))}
     while True:
-        if attempt == 0:
+        # Attempts alternate between plain priority order and just-in-time order (when the model
+        # offers prerequisites); from the third on, the order is shuffled within a window that
+        # widens each time.
+        jit = prerequisites if attempt % 2 == 1 else None
+        if attempt < 2:
             rank = base_rank
-        else:  # the priority's order, shuffled within a window that widens with every restart
+        else:
             rng = random.Random(attempt)
-            width = 4.0 * 2 ** (attempt - 1)
+            width = 4.0 * 2 ** (attempt // 2 - 1)
             jitter = [ordinal[i] + rng.uniform(0.0, width) for i in range(n)]
             rank = jitter.__getitem__
-        outcome, used = _search(history, operations, model, rank, dead_end, dead, best, budget, deadline)
+        outcome, used = _search(history, operations, model, rank, dead_end, jit, dead, best, budget, deadline)
         steps += used
         if outcome is not None:
             best.explored = steps
@@ -130,7 +144,7 @@ def check(history: History, model, timeout: float = 30.0, operations=None, prior
         budget, attempt = budget * 2, attempt + 1
 
 
-def _search(history, operations, model, rank, dead_end, dead, best, budget, deadline):
+def _search(history, operations, model, rank, dead_end, prerequisites, dead, best, budget, deadline):
     """One depth-first search. Returns (True | False | None for out of budget, steps used).
 
     `dead` holds (placed set, state) keys proven to lead nowhere; configurations on the path
@@ -151,7 +165,11 @@ def _search(history, operations, model, rank, dead_end, dead, best, budget, dead
                 return [i], found
         if dead_end is not None and dead_end(state, found):
             return [], found
-        return sorted(found, key=rank), found
+        if prerequisites is None:
+            return sorted(found, key=rank), found
+        urgent = events.first_return_op()
+        needed = prerequisites(state, urgent, found) if urgent >= 0 else ()
+        return sorted(found, key=lambda i: (i != urgent, i not in needed, rank(i))), found
 
     placed: list[int] = []
     cands, window = candidates()

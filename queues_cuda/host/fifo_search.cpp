@@ -1,7 +1,8 @@
 // host/fifo_search.cpp — the search of linearizability.py, specialised to the strict bounded FIFO
 // model (fifo_model.py) and compiled: the same Wing–Gong search with Lowe's memoisation, the same
 // two reductions (state-preserving operations placed at once; restarts that keep proven dead
-// ends) and the same hints (priority order, dead-end test of fifo_model.fifo_hints). It exists for
+// ends; attempts alternating between priority order and just-in-time order) and the same hints
+// (priority order, dead-end test and prerequisites of fifo_model.fifo_hints). It exists for
 // speed only: GPU histories of a thousand fully concurrent operations need tens of millions of
 // steps. tests/queues_cuda/test_fifo_search.py checks that both engines agree.
 //
@@ -12,6 +13,8 @@
 // it is not a practical concern.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <tuple>
 #include <cstdint>
 #include <random>
 #include <unordered_set>
@@ -153,6 +156,9 @@ int gq_fifo_search(int64_t n, const uint8_t* kind, const int64_t* vid, const int
     const int64_t tx = x % 2 ? end[x / 2] : call[x / 2], ty = y % 2 ? end[y / 2] : call[y / 2];
     return tx < ty;
   });
+  std::vector<int64_t> enq_of((size_t)n_values + 1, -1);  // per value id: its successful enqueue
+  for (int64_t i = 0; i < n; ++i)
+    if (kind[i] == kEnqOk) enq_of[(size_t)vid[i]] = i;
   std::vector<int64_t> ordinal((size_t)n);  // position of each op in the priority order
   {
     std::vector<int64_t> by_rank((size_t)n);
@@ -180,10 +186,15 @@ int gq_fifo_search(int64_t n, const uint8_t* kind, const int64_t* vid, const int
     std::fill(s.pos_of.begin(), s.pos_of.end(), -1);
     s.set_hash = s.state_hash = 0;
     placed.clear();
+    // Odd attempts order just in time; from the third on, the priority order is shuffled within a
+    // window that widens each time (as in linearizability.py).
+    const bool jit = attempt % 2 == 1;
     std::vector<double> key_of((size_t)n);
     std::mt19937_64 jrng((uint64_t)attempt);
-    std::uniform_real_distribution<double> u(0.0, attempt ? 4.0 * (double)(1 << std::min(attempt - 1, 40)) : 0.0);
-    for (int64_t i = 0; i < n; ++i) key_of[(size_t)i] = (double)ordinal[(size_t)i] + (attempt ? u(jrng) : 0.0);
+    const double width = attempt >= 2 ? 4.0 * std::ldexp(1.0, std::min(attempt / 2 - 1, 60)) : 0.0;
+    std::uniform_real_distribution<double> u(0.0, width);
+    for (int64_t i = 0; i < n; ++i) key_of[(size_t)i] = (double)ordinal[(size_t)i] + (attempt >= 2 ? u(jrng) : 0.0);
+    std::vector<char> needed((size_t)n, 0);
 
     // Frames on one stack: candidates live in `cands`, frame f owns [begin_f, end_f).
     struct Frame { size_t begin, end, next; int64_t op; size_t wbegin, wend; };
@@ -205,7 +216,25 @@ int gq_fifo_search(int64_t n, const uint8_t* kind, const int64_t* vid, const int
           break;
         }
       if (!alone && !s.dead_end(found)) {
-        std::sort(found.begin(), found.end(), [&](int64_t x, int64_t y) { return key_of[(size_t)x] < key_of[(size_t)y]; });
+        if (!jit) {
+          std::sort(found.begin(), found.end(), [&](int64_t x, int64_t y) { return key_of[(size_t)x] < key_of[(size_t)y]; });
+        } else {
+          // The operation whose return comes first, then what lets it take effect, then the rest.
+          int64_t node = s.nxt[(size_t)(2 * n)];
+          while (node != -1 && node % 2 == 0) node = s.nxt[(size_t)node];
+          const int64_t urgent = node == -1 ? -1 : node / 2;
+          for (int64_t j : found) {
+            bool need = false;
+            if (urgent >= 0 && kind[urgent] == kEnqFull) need = kind[j] == kEnqOk;
+            else if (urgent >= 0) {
+              need = kind[j] == kDeqOk && s.len() > 0 && vid[j] == s.buf[(size_t)s.head];
+              if (kind[urgent] == kDeqOk && s.pos_of[(size_t)vid[urgent]] < 0 && enq_of[(size_t)vid[urgent]] == j) need = true;
+            }
+            needed[(size_t)j] = need;
+          }
+          auto order_key = [&](int64_t x) { return std::make_tuple(x != urgent, !needed[(size_t)x], key_of[(size_t)x]); };
+          std::sort(found.begin(), found.end(), [&](int64_t x, int64_t y) { return order_key(x) < order_key(y); });
+        }
         cands.insert(cands.end(), found.begin(), found.end());
       }
       frames.push_back(Frame{b, cands.size(), b, op, wb, windows.size()});

@@ -35,7 +35,6 @@ FIFO_RUNS = (
     (2**16, "split", 1 << 20, 25_000_000),
     (2**16, "balanced", 1 << 20, 25_000_000),
     (2**12, "split", 64, 1_000_000),
-    (2**16, "balanced", 64, 250_000),
 )
 RESULTS: dict[str, list] = {"histories": [], "fifo": [], "faults": []}
 

@@ -49,8 +49,9 @@ CAPACITY = {"full-legal": 1, "full-overlapping": 1, "illegal-full": 2, "full-aft
 @pytest.mark.parametrize("hinted", [False, True])
 def test_accepts(name, hinted):
     h = hist(GOOD[name])
-    priority, dead_end = fifo_hints(h) if hinted else (None, None)
-    v = linearizability.check(h, BoundedFifo(CAPACITY.get(name, 4)), priority=priority, dead_end=dead_end)
+    priority, dead_end, prerequisites = fifo_hints(h) if hinted else (None, None, None)
+    v = linearizability.check(h, BoundedFifo(CAPACITY.get(name, 4)), priority=priority, dead_end=dead_end,
+                              prerequisites=prerequisites)
     assert v.linearizable is True
 
 
@@ -58,8 +59,9 @@ def test_accepts(name, hinted):
 @pytest.mark.parametrize("hinted", [False, True])
 def test_rejects(name, hinted):
     h = hist(BAD[name])
-    priority, dead_end = fifo_hints(h) if hinted else (None, None)
-    v = linearizability.check(h, BoundedFifo(CAPACITY.get(name, 4)), priority=priority, dead_end=dead_end)
+    priority, dead_end, prerequisites = fifo_hints(h) if hinted else (None, None, None)
+    v = linearizability.check(h, BoundedFifo(CAPACITY.get(name, 4)), priority=priority, dead_end=dead_end,
+                              prerequisites=prerequisites)
     assert v.linearizable is False
 
 
@@ -118,8 +120,9 @@ def test_hints_never_change_the_verdict(seed):
     """Hinted and unhinted searches agree: the hints are search order and sound pruning only."""
     h, cap = random_history(seed)
     plain = linearizability.check(h, BoundedFifo(cap), timeout=10).linearizable
-    pr, pu = fifo_hints(h)
-    hinted = linearizability.check(h, BoundedFifo(cap), timeout=10, priority=pr, dead_end=pu).linearizable
+    pr, de, pq = fifo_hints(h)
+    hinted = linearizability.check(h, BoundedFifo(cap), timeout=10, priority=pr, dead_end=de,
+                                   prerequisites=pq).linearizable
     assert plain is not None and plain == hinted
 
 
