@@ -44,7 +44,7 @@ class CheckConfig:
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
 
     def validate(self) -> None:
-        queue_kind(self.queue)
+        kind = queue_kind(self.queue)
         resolve(self.backend)
         fault_define(self.fault, self.queue)
         if self.threads < 1:
@@ -57,7 +57,6 @@ class CheckConfig:
             raise GQError(f"--fifo-tokens must be 0 or more, got {self.fifo_tokens}")
         if self.fifo_threads is not None and self.fifo_threads < 2:
             raise GQError(f"--fifo-threads must be at least 2 (a producer and a consumer), got {self.fifo_threads}")
-        kind = queue_kind(self.queue)
         for c in self.capacities:
             if not 1 <= c <= kind.max_capacity:
                 raise GQError(f"--capacity must be between 1 and {kind.max_capacity} for {self.queue}, got {c}")

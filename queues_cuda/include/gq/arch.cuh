@@ -197,6 +197,9 @@ GQ_DEV GQ_INLINE uint32_t first_lane(uint32_t mask) { return (uint32_t)(__ffs((i
 GQ_DEV GQ_INLINE uint64_t shuffle(uint32_t mask, uint64_t v, uint32_t src) { return __shfl_sync(mask, v, (int)src); }
 GQ_DEV GQ_INLINE uint32_t shuffle(uint32_t mask, uint32_t v, uint32_t src) { return __shfl_sync(mask, v, (int)src); }
 GQ_DEV GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
+// A barrier of the lanes in `mask` that also orders their memory accesses: what a lane did before
+// it happens-before what any lane of the mask does after it. Shuffles carry values, not order.
+GQ_DEV GQ_INLINE void sync_lanes(uint32_t mask) { __syncwarp(mask); }
 
 // A fixed global clock for histories: device nanoseconds are too coarse to be unique, so the
 // harness draws timestamps from one atomic counter instead (see history.cuh).
@@ -264,6 +267,7 @@ GQ_INLINE uint32_t first_lane(uint32_t mask) { return (uint32_t)(__builtin_ffs((
 GQ_INLINE uint64_t shuffle(uint32_t, uint64_t v, uint32_t) { return v; }
 GQ_INLINE uint32_t shuffle(uint32_t, uint32_t v, uint32_t) { return v; }
 GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
+GQ_INLINE void sync_lanes(uint32_t) {}
 
 // Backoff on the CPU: a pause while the wait is short, then give the core away, since the
 // runtime oversubscribes cores and the partner we wait for may need this one.

@@ -41,12 +41,19 @@ struct QuiescenceGuard {
 #endif
   }
 
-  GQ_HD void add_aggregated(uint32_t tid, uint64_t delta) const {
+  // One leader adds for the whole warp, so the lanes must be ordered against the leader's add:
+  // every lane's ring operations after the entry, and before the exit (sync_lanes). Without the
+  // barriers a lane could touch a ring while its shard still reads "nobody inside".
+  GQ_HD void enter(uint32_t tid) const {
     const uint32_t mask = active_mask();
-    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(base + shard_of(tid) * kLine, delta * popcount(mask));
+    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(base + shard_of(tid) * kLine, kEnter * popcount(mask));
+    sync_lanes(mask);
   }
-  GQ_HD void enter(uint32_t tid) const { add_aggregated(tid, kEnter); }
-  GQ_HD void exit(uint32_t tid) const { add_aggregated(tid, kExit); }
+  GQ_HD void exit(uint32_t tid) const {
+    const uint32_t mask = active_mask();
+    sync_lanes(mask);
+    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(base + shard_of(tid) * kLine, kExit * popcount(mask));
+  }
 
   // Sum of all shard words, and whether any operation was inside.
   GQ_HD uint64_t collect(bool& any_active) const {

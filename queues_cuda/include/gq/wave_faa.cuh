@@ -25,6 +25,9 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter) {
 #else
   base = shuffle(mask, base, leader);
 #endif
+  // Each lane's later accesses must follow the fetch-add that reserved its ticket, as they would
+  // had the lane done it itself (Lemma III.1's equivalence); the shuffle alone orders nothing.
+  sync_lanes(mask);
   return base + popcount(mask & lanes_below(lane));
 }
 
