@@ -20,7 +20,7 @@ python3 tools/gpu_record_histories.py "$OUT" 2>&1 | tee "$OUT/record.log"
 python3 -c 'import json; from queues_cuda.provenance import provenance; print(json.dumps(provenance()))' \
   > "$OUT/recorded-provenance.json"
 
-python3 -m pytest -v -m gpu -p no:cacheprovider tests 2>&1 | tee "$OUT/pytest-gpu.log"
+python3 -m pytest -v -s -m gpu -p no:cacheprovider tests 2>&1 | tee "$OUT/pytest-gpu.log"
 status=${PIPESTATUS[0]}
 
 python3 tools/summarize_gpu_results.py "$OUT/queue-check-gpu.json" 2>&1 | tee "$OUT/summary.txt"

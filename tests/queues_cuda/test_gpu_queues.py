@@ -39,11 +39,13 @@ FIFO_RUNS = (
 RESULTS: dict[str, list] = {"histories": [], "fifo": [], "faults": []}
 
 
-@pytest.fixture(scope="module", autouse=True)
-def write_results():
-    yield
+def record(section: str, row: dict) -> None:
+    """Keep a result row, print it, and rewrite the JSON record at once: a run stopped by the
+    device's time limit still leaves every figure measured so far."""
+    RESULTS[section].append(row)
+    print(f"\n[{section}] {row}", flush=True)
     out = os.environ.get("GQ_RESULTS_DIR")
-    if out and any(RESULTS.values()):
+    if out:
         path = Path(out) / "queue-check-gpu.json"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(provenance(extra_note="tests/queues_cuda/test_gpu_queues.py", **RESULTS),
@@ -56,7 +58,7 @@ def test_histories_linearizable(queue):
     for threads, ops, n in HISTORY_RUNS:
         r = run_check(CheckConfig(queue=queue, backend="cuda", capacities=CAPACITIES, threads=threads, ops=ops,
                                   histories=n, fifo_tokens=0, seed=threads, timeout=60))
-        RESULTS["histories"].append({"queue": queue, "threads": threads, "ops_per_thread": ops,
+        record("histories", {"queue": queue, "threads": threads, "ops_per_thread": ops,
                                      "histories": r.histories, "operations": r.operations,
                                      "linearizable": r.linearizable, "not_linearizable": r.not_linearizable,
                                      "unknown": r.unknown, "seconds": round(r.seconds, 2),
@@ -78,7 +80,7 @@ def test_fifo_conformance(queue):
                                                        kind.has_blocking)
         seconds = time.perf_counter() - started
         report = check_tokens(out, consumers, logged, producers, per_producer)
-        RESULTS["fifo"].append({"queue": queue, "threads": threads, "roles": roles, "capacity": capacity,
+        record("fifo", {"queue": queue, "threads": threads, "roles": roles, "capacity": capacity,
                                 "blocking": kind.has_blocking, "tokens": report.tokens, "logged": report.logged,
                                 "lost": report.lost, "duplicated": report.duplicated,
                                 "order_violations": report.order_violations, "out_of_range": report.out_of_range,
@@ -94,7 +96,7 @@ def test_planted_broadcast_fault_is_caught():
     real warp shows it (the CPU runtime's one-lane warp cannot)."""
     r = run_check(CheckConfig(queue="glfq", backend="cuda", capacities=(64,), threads=1024, ops=1, histories=20,
                               fifo_tokens=1_000_000, fifo_threads=4096, fault="no-broadcast"))
-    RESULTS["faults"].append({"queue": "glfq", "fault": "no-broadcast", "caught": not r.ok,
+    record("faults", {"queue": "glfq", "fault": "no-broadcast", "caught": not r.ok,
                               "not_linearizable": r.not_linearizable, "fifo": vars(r.fifo),
                               "kernel_error": r.kernel_error})
     assert not r.ok
