@@ -9,7 +9,7 @@ import numpy as np
 
 from .build import cpu_library
 from .errors import raise_if_flagged
-from .history import History
+from .history import History, from_recording, recording_buffers
 from .queues import QueueKind
 
 MIXES = {"random": 0, "split": 1, "alternate": 2}
@@ -30,16 +30,12 @@ def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str,
 def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: str, producer_pct: int,
                    seed: int, defines: tuple[str, ...] = ()) -> History:
     lib, buf = make_queue(kind, capacity, threads, defines)
-    total = threads * ops
-    op, ok = np.zeros(total, np.uint8), np.zeros(total, np.uint8)
-    arg, ret = np.zeros(total, np.uint32), np.zeros(total, np.uint32)
-    call, end = np.zeros(total, np.uint64), np.zeros(total, np.uint64)
+    cols = recording_buffers(np, threads * ops)
     clock, err = np.zeros(1, np.uint64), np.zeros(4, np.uint32)
     lib.gq_history(_ptr(buf), capacity, _ptr(clock), threads, ops, MIXES[mix], producer_pct, seed,
-                   _ptr(op), _ptr(ok), _ptr(arg), _ptr(ret), _ptr(call), _ptr(end), _ptr(err))
+                   *map(_ptr, cols), _ptr(err))
     raise_if_flagged(err, f"gq_history[cpu, {kind.name}]", f"{threads} threads, capacity {capacity}")
-    value = np.where(op == 0, arg, ret).astype(np.int64)
-    return History.from_columns(np.repeat(np.arange(threads), ops), op, value, ok.astype(bool), call, end)
+    return from_recording(threads, ops, *cols)
 
 
 def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers: int, per_producer: int,

@@ -11,7 +11,7 @@ import numpy as np
 from .build import cuda_module
 from .cpu_runtime import MIXES, ROLES
 from .errors import GQError, raise_if_flagged
-from .history import History
+from .history import History, from_recording, recording_buffers
 from .queues import QueueKind
 
 BLOCK = 256
@@ -68,19 +68,14 @@ def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: 
     import cupy
 
     mod, buf = make_queue(kind, capacity, threads, defines)
-    total = threads * ops
-    op, ok = cupy.zeros(total, cupy.uint8), cupy.zeros(total, cupy.uint8)
-    arg, ret = cupy.zeros(total, cupy.uint32), cupy.zeros(total, cupy.uint32)
-    call, end = cupy.zeros(total, cupy.uint64), cupy.zeros(total, cupy.uint64)
+    cols = recording_buffers(cupy, threads * ops)
     clock, err = cupy.zeros(1, cupy.uint64), cupy.zeros(4, cupy.uint32)
     u32, u64 = np.uint32, np.uint64
     _launch(mod.get_function("gq_history"), threads,
             (buf, u64(capacity), clock, u32(threads), u32(ops), u32(MIXES[mix]), u32(producer_pct), u64(seed),
-             op, ok, arg, ret, call, end, err), "gq_history")
+             *cols, err), "gq_history")
     raise_if_flagged(err.get(), f"gq_history[cuda, {kind.name}]", f"{threads} threads, capacity {capacity}")
-    op, ok = op.get(), ok.get()
-    value = np.where(op == 0, arg.get(), ret.get()).astype(np.int64)
-    return History.from_columns(np.repeat(np.arange(threads), ops), op, value, ok.astype(bool), call.get(), end.get())
+    return from_recording(threads, ops, *(c.get() for c in cols))
 
 
 def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers: int, per_producer: int,

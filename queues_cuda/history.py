@@ -83,6 +83,19 @@ class History:
         return cls.from_columns(*cols)
 
 
+def recording_buffers(xp, total: int) -> tuple:
+    """The columns a history thread program writes (history.cuh's HistoryArgs), on numpy or CuPy:
+    op, ok, arg, ret, call, end."""
+    return (xp.zeros(total, xp.uint8), xp.zeros(total, xp.uint8), xp.zeros(total, xp.uint32),
+            xp.zeros(total, xp.uint32), xp.zeros(total, xp.uint64), xp.zeros(total, xp.uint64))
+
+
+def from_recording(threads: int, ops: int, op, ok, arg, ret, call, end) -> History:
+    """A History from those columns (numpy arrays); thread t recorded operations t*ops .. t*ops+ops-1."""
+    value = np.where(op == ENQ, arg, ret).astype(np.int64)
+    return History.from_columns(np.repeat(np.arange(threads), ops), op, value, ok.astype(bool), call, end)
+
+
 def _parse_record(rec, where: str):
     if not isinstance(rec, dict):
         raise GQError(f"{where}: expected an object with proc, op, arg, ret, call, end")
