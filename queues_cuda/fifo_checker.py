@@ -60,7 +60,7 @@ def _native(h: History, capacity: int | None, timeout: float) -> linearizability
     if code == 1:
         return linearizability.Verdict(True, int(out[0]))
     if code == -1:
-        return linearizability.Verdict(None, int(out[0]), reason=f"search timed out after {timeout:g} s")
+        return linearizability.Verdict(None, int(out[0]), reason=f"search ran out of time ({timeout:g} s) or memo room")
     placed = prefix[: out[1]].tolist()
     state = _replay(h, placed)
     return linearizability.Verdict(False, int(out[0]), placed, state, window[: out[2]].tolist(),

@@ -35,6 +35,9 @@ import numpy as np
 from .history import History
 
 FIRST_BUDGET = 20_000
+# The memo grows by one entry a step; past this many (a few GB in Python) the search answers
+# "unknown" rather than let the operating system kill it.
+MAX_STATES = 4_000_000
 
 
 @dataclass
@@ -141,6 +144,8 @@ def check(history: History, model, timeout: float = 30.0, operations=None, prior
             return best
         if time.monotonic() > deadline:
             return Verdict(None, steps, reason=f"search timed out after {timeout:g} s")
+        if len(dead) > MAX_STATES:
+            return Verdict(None, steps, reason=f"search memo full ({MAX_STATES} states)")
         budget, attempt = budget * 2, attempt + 1
 
 
@@ -177,7 +182,7 @@ def _search(history, operations, model, rank, dead_end, prerequisites, dead, bes
     steps = 0
     while frames:
         steps += 1
-        if steps > budget or (steps % 8192 == 0 and time.monotonic() > deadline):
+        if steps > budget or (steps % 8192 == 0 and (time.monotonic() > deadline or len(dead) > MAX_STATES)):
             for key in path:  # unsettled: not proven dead
                 dead.discard(key)
             return None, steps

@@ -24,6 +24,10 @@ namespace {
 
 enum Kind : uint8_t { kEnqOk = 0, kEnqFull = 1, kDeqOk = 2, kDeqEmpty = 3 };
 
+// The memo grows by one entry a step; past this many (about 2 GB) the search answers "unknown"
+// rather than let the operating system kill it (seen: 24 GB after 25 minutes).
+constexpr size_t kMaxStates = 30'000'000;
+
 struct Key {
   uint64_t a, b;
   bool operator==(const Key& o) const { return a == o.a && b == o.b; }
@@ -130,7 +134,7 @@ struct Search {
 
 extern "C" {
 
-// Returns 1 linearizable, 0 not, -1 out of time. kind: 0 enqueue ok, 1 enqueue FULL, 2 dequeue
+// Returns 1 linearizable, 0 not, -1 out of time or memo room. kind: 0 enqueue ok, 1 enqueue FULL, 2 dequeue
 // of a value, 3 dequeue EMPTY; vid: dense id of the value (ids without an enqueue never match);
 // rank: search order (lower first); dq_call: per value id. Outputs the steps taken, and for a
 // non-linearizable history the longest prefix placed and the candidates where it got stuck.
@@ -243,7 +247,8 @@ int gq_fifo_search(int64_t n, const uint8_t* kind, const int64_t* vid, const int
     int outcome = -2;  // -2 running, -1 budget, 0 dead, 1 done
     while (!frames.empty()) {
       ++steps;
-      if (steps - *steps_out > budget || ((steps & 4095) == 0 && clock::now() > deadline)) {
+      if (steps - *steps_out > budget || ((steps & 4095) == 0 && clock::now() > deadline) ||
+          dead.size() > kMaxStates) {
         outcome = -1;
         break;
       }
@@ -298,7 +303,7 @@ int gq_fifo_search(int64_t n, const uint8_t* kind, const int64_t* vid, const int
       std::copy(best_window.begin(), best_window.end(), window_out);
       return 0;
     }
-    if (clock::now() > deadline) return -1;
+    if (clock::now() > deadline || dead.size() > kMaxStates) return -1;
   }
 }
 
