@@ -82,20 +82,14 @@ class _Events:
             if q != -1:
                 prv[q] = node
 
-    def first_return_op(self) -> int:
-        """The operation whose return is the first pending event, or -1."""
-        node = self.nxt[self.head]
-        while node != -1 and node % 2 == 0:
-            node = self.nxt[node]
-        return node // 2 if node != -1 else -1
-
-    def open_calls(self) -> list[int]:
-        """Operations called before the first pending return, in time order."""
+    def open_calls(self) -> tuple[list[int], int]:
+        """Operations called before the first pending return, in time order, and the operation
+        of that return (-1 when none is left)."""
         found, node = [], self.nxt[self.head]
         while node != -1 and node % 2 == 0:
             found.append(node // 2)
             node = self.nxt[node]
-        return found
+        return found, (node // 2 if node != -1 else -1)
 
 
 def check(history: History, model, timeout: float = 30.0, operations=None, priority=None,
@@ -162,7 +156,7 @@ def _search(history, operations, model, rank, dead_end, prerequisites, dead, bes
     path: list[tuple] = []  # cache keys of the configurations on the current path
 
     def candidates() -> tuple[list[int], list[int]]:
-        found = events.open_calls()
+        found, urgent = events.open_calls()
         # Legal and state-preserving: place it alone (nothing is lost by placing it now).
         for i in found:
             ok, new_state = model.step(state, operations[i])
@@ -172,7 +166,6 @@ def _search(history, operations, model, rank, dead_end, prerequisites, dead, bes
             return [], found
         if prerequisites is None:
             return sorted(found, key=rank), found
-        urgent = events.first_return_op()
         needed = prerequisites(state, urgent, found) if urgent >= 0 else ()
         return sorted(found, key=lambda i: (i != urgent, i not in needed, rank(i))), found
 

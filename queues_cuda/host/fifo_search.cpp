@@ -59,6 +59,8 @@ struct Search {
   uint64_t set_hash = 0, state_hash = 0;
 
   int64_t len() const { return (int64_t)buf.size() - head; }
+  // Contribution of value v at enqueue position p to the contents hash.
+  static uint64_t entry_hash(int64_t v, int64_t p) { return mix((uint64_t)v * 0x100000001B3ull ^ (uint64_t)p); }
 
   void lift(int64_t i) {
     for (int64_t node : {2 * i, 2 * i + 1}) {
@@ -89,9 +91,9 @@ struct Search {
       const int64_t p = (int64_t)buf.size();
       buf.push_back(vid[i]);
       pos_of[vid[i]] = p;
-      state_hash += mix((uint64_t)vid[i] * 0x100000001B3ull ^ (uint64_t)p);
+      state_hash += entry_hash(vid[i], p);
     } else if (kind[i] == kDeqOk) {
-      state_hash -= mix((uint64_t)buf[head] * 0x100000001B3ull ^ (uint64_t)head);
+      state_hash -= entry_hash(buf[head], head);
       pos_of[buf[head]] = -1;
       ++head;
     }
@@ -100,13 +102,13 @@ struct Search {
     set_hash ^= zob[i];
     if (kind[i] == kEnqOk) {
       const int64_t p = (int64_t)buf.size() - 1;
-      state_hash -= mix((uint64_t)buf[p] * 0x100000001B3ull ^ (uint64_t)p);
+      state_hash -= entry_hash(buf[p], p);
       pos_of[buf[p]] = -1;
       buf.pop_back();
     } else if (kind[i] == kDeqOk) {
       --head;
       pos_of[buf[head]] = head;
-      state_hash += mix((uint64_t)buf[head] * 0x100000001B3ull ^ (uint64_t)head);
+      state_hash += entry_hash(buf[head], head);
     }
   }
   // fifo_model.fifo_hints' dead_end: a dequeue that needs values gone before it returns, while
@@ -207,8 +209,9 @@ int gq_fifo_search(int64_t n, const uint8_t* kind, const int64_t* vid, const int
     std::vector<int64_t> found;
     auto push_frame = [&](int64_t op) {
       found.clear();
-      for (int64_t node = s.nxt[(size_t)(2 * n)]; node != -1 && node % 2 == 0; node = s.nxt[(size_t)node])
-        found.push_back(node / 2);
+      int64_t node = s.nxt[(size_t)(2 * n)];
+      for (; node != -1 && node % 2 == 0; node = s.nxt[(size_t)node]) found.push_back(node / 2);
+      const int64_t urgent = node == -1 ? -1 : node / 2;  // the operation whose return comes first
       const size_t wb = windows.size();
       windows.insert(windows.end(), found.begin(), found.end());
       const size_t b = cands.size();
@@ -224,9 +227,6 @@ int gq_fifo_search(int64_t n, const uint8_t* kind, const int64_t* vid, const int
           std::sort(found.begin(), found.end(), [&](int64_t x, int64_t y) { return key_of[(size_t)x] < key_of[(size_t)y]; });
         } else {
           // The operation whose return comes first, then what lets it take effect, then the rest.
-          int64_t node = s.nxt[(size_t)(2 * n)];
-          while (node != -1 && node % 2 == 0) node = s.nxt[(size_t)node];
-          const int64_t urgent = node == -1 ? -1 : node / 2;
           for (int64_t j : found) {
             bool need = false;
             if (urgent >= 0 && kind[urgent] == kEnqFull) need = kind[j] == kEnqOk;
