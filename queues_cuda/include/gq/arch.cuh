@@ -288,8 +288,14 @@ GQ_INLINE void backoff(uint32_t& ns) {
 // Spin budget: every wait loop in the project counts its iterations against one of these. When
 // the budget runs out the loop records (code, site, detail) in the error flag and gives up, so a
 // bug or a non-resident partner ends the kernel with a message instead of hanging it.
+// The default is about a second of waiting on either build: a GPU step backs off up to 256 ns,
+// a host step yields the core to up to 63 other oversubscribed threads, so it gets 16x fewer.
 #ifndef GQ_SPIN_BUDGET
+#if GQ_DEVICE_BUILD
 #define GQ_SPIN_BUDGET (1u << 22)
+#else
+#define GQ_SPIN_BUDGET (1u << 18)
+#endif
 #endif
 
 struct ErrorFlag {
