@@ -13,6 +13,7 @@ import click
 from gq import __version__
 from gq.info_cli import info
 from gq.queues_cli import queues
+from gq.render_cli import bench, render
 from queues_cuda.errors import GQError, KernelError
 
 
@@ -23,12 +24,16 @@ def main() -> None:
 
     \b
       gq info                  what this machine offers (backends, GPU, compilers, cache)
+      gq render SCENE.toml     render a scene to PNG (tile queues, or stream compaction)
+      gq bench render ...      rays per second of every queue against the compaction baseline
       gq queues check ...      prove a queue linearizable and FIFO on this machine
     """
 
 
 main.add_command(info)
 main.add_command(queues)
+main.add_command(render)
+main.add_command(bench)
 
 
 def run(argv: list[str] | None = None) -> None:

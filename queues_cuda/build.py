@@ -40,12 +40,17 @@ def cache_dir() -> Path:
     return path
 
 
-def source_hash(*extra: str, sources: tuple[Path, ...] = ()) -> str:
-    """Hash of every header, the given source files, and any extra strings (flags, compiler)."""
+ROOT = PACKAGE_DIR.parent
+
+
+def source_hash(*extra: str, sources: tuple[Path, ...] = (), include_dirs: tuple[Path, ...] = (INCLUDE_DIR,)) -> str:
+    """Hash of every header under the include folders, the given source files, and any extra
+    strings (flags, compiler)."""
     h = hashlib.sha256()
-    for path in sorted(INCLUDE_DIR.rglob("*")) + sorted(sources):
+    headers = [path for folder in include_dirs for path in sorted(folder.rglob("*"))]
+    for path in headers + sorted(sources):
         if path.is_file():
-            h.update(str(path.relative_to(PACKAGE_DIR)).encode())
+            h.update(str(path.relative_to(ROOT)).encode())
             h.update(path.read_bytes())
     for item in extra:
         h.update(item.encode())
@@ -76,7 +81,7 @@ def cpu_library(kind_id: int, extra_defines: tuple[str, ...] = ()) -> ctypes.CDL
     if exe is None:
         raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
     source = HOST_DIR / "runtime.cpp"
-    target = _compile(exe, source, CXX_FLAGS + defines_for(kind_id, extra_defines), "libgq_cpu")
+    target = compile_library(exe, source, CXX_FLAGS + defines_for(kind_id, extra_defines), "libgq_cpu")
     return _bind(ctypes.CDLL(str(target)))
 
 
@@ -88,21 +93,22 @@ def checker_library() -> ctypes.CDLL | None:
         return None
     source = HOST_DIR / "fifo_search.cpp"
     flags = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall")
-    lib = ctypes.CDLL(str(_compile(exe, source, flags, "libgq_fifo_search")))
+    lib = ctypes.CDLL(str(compile_library(exe, source, flags, "libgq_fifo_search")))
     i64, p = ctypes.c_int64, ctypes.c_void_p
     lib.gq_fifo_search.restype = ctypes.c_int
     lib.gq_fifo_search.argtypes = [i64, p, p, p, p, i64, i64, p, p, ctypes.c_double, p, p, p, p, p]
     return lib
 
 
-def _compile(exe: str, source: Path, flags: tuple[str, ...], stem: str) -> Path:
+def compile_library(exe: str, source: Path, flags: tuple[str, ...], stem: str,
+                    include_dirs: tuple[Path, ...] = (INCLUDE_DIR,)) -> Path:
     """Compile `source` into the cache (once per content hash) and return the library's path."""
-    key = source_hash(compiler_version(exe), *flags, sources=(source,))
+    key = source_hash(compiler_version(exe), *flags, sources=(source,), include_dirs=include_dirs)
     target = cache_dir() / f"{stem}_{key}.so"
     if not target.exists():
         with tempfile.TemporaryDirectory(dir=cache_dir()) as tmp:
             partial = Path(tmp) / target.name
-            cmd = [exe, *flags, f"-I{INCLUDE_DIR}", str(source), "-o", str(partial)]
+            cmd = [exe, *flags, *(f"-I{d}" for d in include_dirs), str(source), "-o", str(partial)]
             done = subprocess.run(cmd, capture_output=True, text=True, check=False)
             if done.returncode != 0:
                 raise RuntimeError(f"CPU build failed: {' '.join(cmd)}\n{done.stderr}")
@@ -126,36 +132,37 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
 # --------------------------------------------------------------------------------------- GPU
 
 
-def kernel_source(name: str = "queue_check.cu") -> str:
+def kernel_source(path: Path = KERNEL_DIR / "queue_check.cu", include_dirs: tuple[Path, ...] = (INCLUDE_DIR,)) -> str:
     """Kernel source, tagged with the hash of everything it includes.
 
     CuPy keys its own cache on the source text and options only; the tag makes a header edit
     reach that key too.
     """
-    path = KERNEL_DIR / name
-    return f"// gq-sources {source_hash(sources=(path,))}\n" + path.read_text()
+    return f"// gq-sources {source_hash(sources=(path,), include_dirs=include_dirs)}\n" + path.read_text()
 
 
 @lru_cache(maxsize=None)
-def cuda_module(kind_id: int, extra_defines: tuple[str, ...] = (), name: str = "queue_check.cu"):
+def cuda_module(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path = KERNEL_DIR / "queue_check.cu",
+                include_dirs: tuple[Path, ...] = (INCLUDE_DIR,), flags: tuple[str, ...] = NVRTC_FLAGS):
     """Compile (or reuse) the GPU module for one queue kind through CuPy's NVRTC path."""
     import cupy
 
-    options = NVRTC_FLAGS + (f"-I{INCLUDE_DIR}",) + defines_for(kind_id, extra_defines)
-    return cupy.RawModule(code=kernel_source(name), options=options, backend="nvrtc")
+    options = flags + tuple(f"-I{d}" for d in include_dirs) + defines_for(kind_id, extra_defines)
+    return cupy.RawModule(code=kernel_source(path, include_dirs), options=options, backend="nvrtc")
 
 
 # ------------------------------------------------------------------------- compile-only check
 
 
-def compile_sm90(kind_id: int, extra_defines: tuple[str, ...] = (), name: str = "queue_check.cu",
-                 arch: str = "sm_90") -> tuple[str, int]:
-    """Compile a kernel file to a cubin for `arch` with no GPU present.
-
-    Returns (which compiler, cubin size). NVRTC from cuda-bindings first, then nvcc.
+def compile_sm90(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path = KERNEL_DIR / "queue_check.cu",
+                 arch: str = "sm_90", include_dirs: tuple[Path, ...] = (INCLUDE_DIR,),
+                 flags: tuple[str, ...] = NVRTC_FLAGS) -> tuple[str, int]:
+    """Compile a kernel file to a cubin for `arch` with no GPU present, with the options the
+    GPU build uses. Returns (which compiler, cubin size). NVRTC from cuda-bindings first, then nvcc.
     """
-    source = kernel_source(name)
-    flags = list(NVRTC_FLAGS) + [f"-I{INCLUDE_DIR}", *defines_for(kind_id, extra_defines)]
+    name = path.name
+    source = kernel_source(path, include_dirs)
+    flags = list(flags) + [*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines)]
     try:
         from cuda.bindings import nvrtc
     except ImportError:

@@ -30,6 +30,8 @@ ERROR_SITES = {
     7: "FIFO consumer retrying an EMPTY queue (thread)",
     8: "sCQ dequeue retry loop (ticket)",
     9: "SFQ claim of a ticket by CAS (ticket)",
+    10: "tile renderer re-enqueueing a ray into its tile queue (pixel)",
+    11: "tile renderer waiting for a ray while rays are outstanding (paths finished)",
 }
 
 

@@ -68,6 +68,8 @@ enum ErrorSite : uint32_t {
   kSiteFifoConsumer = 7,
   kSiteScqDequeue = 8,
   kSiteSfqClaim = 9,
+  kSiteTileEnqueue = 10,   // the tile renderer re-enqueueing a ray (raytrace/include/rt)
+  kSiteTileIdle = 11,      // a tile-renderer worker finding no ray while rays are outstanding
 };
 
 // ---------------------------------------------------------------------------------------------

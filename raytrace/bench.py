@@ -1,0 +1,229 @@
+"""`gq bench render`: rays per second of the queue-driven renderer on each queue, against the
+stream-compaction baseline on the same scene, measured in the same run (DESIGN.md, "Measuring":
+a speed claim is a ratio against a baseline, with the card, the commit and the command stored).
+
+Every configuration is rendered ``warmup`` times unmeasured (kernel compilation, caches, clocks),
+then ``repeats`` times measured; rows report the median and the spread. The render itself times
+its own work (CUDA events on the GPU, wall clock on the CPU), so compilation never counts.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from queues_cuda.backend import resolve
+from queues_cuda.errors import GQError
+from queues_cuda.provenance import provenance
+from queues_cuda.queues import QUEUES
+
+from .image import write_file_atomically
+
+BASELINE = "compaction"
+PLOT_HINT = "pip install 'gpu-queues[plot]'"
+
+
+def run_bench(scene_paths, width: int | None, height: int | None, spp: int | None, backend: str = "auto",
+              queues=None, repeats: int = 5, warmup: int = 1,
+              progress: Callable[[float, str], None] | None = None) -> dict:
+    """Render every scene with the compaction baseline and the queue renderer on each queue.
+
+    ``width``/``height``/``spp`` of None keep the scene's own. ``queues`` None means all of
+    QUEUES. ``progress(fraction_done, what)`` is called from this thread as renders advance.
+    Returns the JSON record: provenance, the settings and one row per (scene, configuration).
+    Every input is checked, and every scene loaded, before the first render starts.
+    """
+    # Imported here: the renderer pulls in its native build, which `gq --help` should not pay for.
+    from raytrace.render import RenderOptions, render, validate_options
+    from raytrace.scene import load_scene
+
+    if repeats < 1:
+        raise GQError(f"--repeats must be at least 1, got {repeats}")
+    if warmup < 0:
+        raise GQError(f"--warmup must be 0 or more, got {warmup}")
+    names = list(QUEUES) if queues is None else list(dict.fromkeys(queues))
+    if not names:
+        raise GQError(f"--queue: give at least one queue; allowed: {', '.join(QUEUES)}")
+    for q in names:
+        if q not in QUEUES:
+            raise GQError(f"--queue: unknown queue {q!r}; allowed: {', '.join(QUEUES)}")
+    scene_paths = [Path(p) for p in scene_paths]
+    if not scene_paths:
+        raise GQError("--scene: give at least one scene file")
+    used = resolve(backend)
+
+    plan = []  # (path, scene, options) in the order they run
+    for path in scene_paths:
+        scene = load_scene(path).with_image(width=width, height=height, spp=spp)
+        # The renderer's default tiling, cut down where the image is smaller than it in an axis
+        # (a quick benchmark on a tiny image should not fail on a setting the user never gave).
+        tiles = tuple(min(t, side) for t, side in zip(RenderOptions.tiles, (scene.width, scene.height)))
+        for renderer, queue in [(BASELINE, None)] + [("queue", q) for q in names]:
+            opts = RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
+                                 tiles=tiles, backend=used, **({"queue": queue} if queue else {}))
+            validate_options(opts)
+            plan.append((path, scene, opts))
+
+    runs_each = warmup + repeats
+    total = len(plan) * runs_each
+    done = 0
+    if progress:  # only now: every input has been checked, the measuring starts
+        progress(0.0, "starting")
+    rows: list[dict] = []
+    baseline: dict[Path, tuple[float, np.ndarray]] = {}  # scene path -> (median MRays/s, image)
+    for path, scene, opts in plan:
+        what = f"{scene.name}: {opts.renderer}" + (f" ({opts.queue})" if opts.renderer != BASELINE else "")
+        results = []
+        for i in range(runs_each):
+            def step(fraction: float, _done=done, _what=what) -> None:
+                if progress:
+                    progress((_done + min(max(fraction, 0.0), 1.0)) / total, _what)
+
+            result = render(scene, opts, progress=step)
+            done += 1
+            if progress:
+                progress(done / total, what)
+            if i >= warmup:
+                results.append(result)
+        row = _row(path, scene, opts, results)
+        if opts.renderer == BASELINE:
+            baseline[path] = (row["mrays_per_s"]["median"], results[-1].image)
+            row["ratio_to_compaction"] = 1.0
+            row["identical_to_compaction"] = True
+        else:
+            base_mrays, base_image = baseline[path]
+            row["ratio_to_compaction"] = _finite(row["mrays_per_s"]["median"] / base_mrays) if base_mrays else None
+            # DESIGN.md: one ray per pixel sample in flight fixes the accumulation order, so the
+            # queue renderer's image must equal the baseline's bit for bit on the same device.
+            row["identical_to_compaction"] = bool(np.array_equal(results[-1].image, base_image))
+        rows.append(row)
+
+    settings = {
+        "scenes": [str(p) for p in scene_paths],
+        "width": width, "height": height, "spp": spp,
+        "backend": backend, "backend_used": used,
+        "queues": names, "repeats": repeats, "warmup": warmup,
+        "timing": f"median of {repeats} measured renders after {warmup} warm-up; "
+                  "CUDA events on the GPU, wall clock on the CPU; compilation excluded",
+    }
+    return provenance(command=sys.argv, kind="render-bench", settings=settings, rows=rows)
+
+
+def _row(path: Path, scene, opts, results: list) -> dict:
+    mrays = [float(r.mrays_per_s) for r in results]
+    seconds = [float(r.seconds) for r in results]
+    rays = dict(results[-1].rays)
+    rays["total"] = int(results[-1].total_rays)
+    return {
+        "scene": scene.name,
+        "scene_path": str(path),
+        "width": opts.width, "height": opts.height, "spp": opts.spp, "tiles": list(opts.tiles),
+        "renderer": opts.renderer,
+        "queue": opts.queue if opts.renderer != BASELINE else None,
+        "backend": results[-1].backend,
+        "mrays_per_s": _spread(mrays),
+        "seconds": _spread(seconds),
+        "seconds_each": [round(s, 6) for s in seconds],
+        "rays": rays,
+        # The same scene and settings trace the same rays every time; a change means a bug.
+        "rays_stable": all(dict(r.rays) == dict(results[-1].rays) for r in results),
+        "nonfinite": int(results[-1].nonfinite),
+    }
+
+
+def _spread(values: list[float]) -> dict:
+    return {"median": _finite(statistics.median(values)), "min": _finite(min(values)), "max": _finite(max(values))}
+
+
+def _finite(x: float) -> float | None:
+    # JSON has no inf or NaN; a zero-time render would give one, and must not spoil the file.
+    return float(x) if math.isfinite(x) else None
+
+
+def write_bench(result: dict, json_path, png_path=None) -> str | None:
+    """Write the JSON record, then the bar chart. Each file is written whole or not at all.
+
+    Returns None when everything was written, else a note for the user: the chart needs the
+    optional matplotlib (``pip install 'gpu-queues[plot]'``); without it the JSON alone is written.
+    """
+    json_path = Path(json_path)
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(result, indent=2, allow_nan=False) + "\n"
+    write_file_atomically(json_path, lambda f: f.write(text.encode()))
+    if png_path is None:
+        return None
+    try:
+        # Figure without pyplot: no global state, no GUI backend; saving goes through Agg.
+        from matplotlib.figure import Figure
+    except ImportError:
+        return f"chart skipped: matplotlib is not installed ({PLOT_HINT})"
+    png_path = Path(png_path)
+    png_path.parent.mkdir(parents=True, exist_ok=True)
+    fig = _chart(result, Figure)
+    write_file_atomically(png_path, lambda f: fig.savefig(f, format="png"))
+    return None
+
+
+def _chart(result: dict, Figure):
+    rows = result["rows"]
+    scenes = list(dict.fromkeys(r["scene_path"] for r in rows))
+    labels = {r["scene_path"]: r["scene"] for r in rows}
+    configs = list(dict.fromkeys(_config(r) for r in rows))
+    by_key = {(r["scene_path"], _config(r)): r for r in rows}
+
+    fig = Figure(figsize=(max(7.5, 1.5 + len(scenes) * (0.55 * len(configs) + 0.6)), 4.8), dpi=120,
+                 layout="constrained")
+    ax = fig.add_subplot()
+    step = 0.8 / len(configs)
+    x = np.arange(len(scenes), dtype=float)
+    for j, config in enumerate(configs):
+        heights, low, high, texts = [], [], [], []
+        for s in scenes:
+            row = by_key.get((s, config))
+            base = by_key[(s, BASELINE)]["mrays_per_s"]["median"]
+            if row is None or not base or row["ratio_to_compaction"] is None:
+                heights.append(0.0), low.append(0.0), high.append(0.0), texts.append("")
+                continue
+            m = row["mrays_per_s"]
+            ratio = row["ratio_to_compaction"]
+            heights.append(ratio)
+            low.append(max(ratio - (m["min"] or 0.0) / base, 0.0))
+            high.append(max((m["max"] or 0.0) / base - ratio, 0.0))
+            texts.append(f"{m['median']:.3g}")
+        xs = x + (j - (len(configs) - 1) / 2) * step
+        ax.bar(xs, heights, step * 0.95, yerr=[low, high], capsize=2, label=config,
+               error_kw={"elinewidth": 0.8, "ecolor": "0.2"})
+        # The absolute rate over each bar (above its min..max whisker): a ratio alone hides whether
+        # the baseline itself was slow.
+        for xi, h, up, text in zip(xs, heights, high, texts):
+            ax.annotate(text, (xi, h + up), xytext=(0, 2), textcoords="offset points", ha="center",
+                        va="bottom", fontsize=7)
+    ax.axhline(1.0, linestyle="--", color="0.3", linewidth=1, label="compaction baseline = 1")
+    ax.set_xticks(x, [labels[s] for s in scenes])
+    ax.set_xlabel("scene (numbers over the bars: MRays/s, median; whiskers: min to max)")
+    ax.set_ylabel("rays per second relative to compaction")
+    ax.margins(y=0.12)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.suptitle(_title(result), fontsize=10)
+    return fig
+
+
+def _config(row: dict) -> str:
+    return BASELINE if row["renderer"] == BASELINE else f"{row['renderer']}: {row['queue']}"
+
+
+def _title(result: dict) -> str:
+    settings, rows = result["settings"], result["rows"]
+    used = settings["backend_used"]
+    gpu = result.get("gpu") or {}
+    device = gpu.get("name", "GPU") if used == "cuda" else f"CPU ({result.get('host', 'host')})"
+    sizes = {(r["width"], r["height"], r["spp"]) for r in rows}
+    size = "{}x{}, {} spp".format(*sizes.pop()) if len(sizes) == 1 else "each scene's own size"
+    return (f"Queue renderer vs stream compaction\n{device}, backend {used}, {size}, "
+            f"median of {settings['repeats']} renders")

@@ -1,0 +1,54 @@
+"""Builds of the renderers: the same headers (include/rt plus the queue layer's include/gq)
+compiled for the CPU (host/render_cpu.cpp, system C++ compiler) and the GPU (kernels/render.cu,
+NVRTC through CuPy), once per queue kind, cached by source hash like the queue layer's builds.
+
+Both builds keep every float operation singly rounded (no FMA contraction: --fmad=false on the
+GPU, -ffp-contract=off on the CPU). Performance pays a little; in return a pixel's value cannot
+depend on how a compiler inlined the shading code into one renderer or the other, and the CPU
+and GPU builds compute the same IEEE operations.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from functools import lru_cache
+from pathlib import Path
+
+from queues_cuda import build as qbuild
+from queues_cuda.errors import GQError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+INCLUDE_DIRS = (qbuild.INCLUDE_DIR, PACKAGE_DIR / "include")
+KERNEL = PACKAGE_DIR / "kernels" / "render.cu"
+HOST_SOURCE = PACKAGE_DIR / "host" / "render_cpu.cpp"
+CXX_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread", "-Wall", "-ffp-contract=off")
+NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
+
+
+@lru_cache(maxsize=None)
+def cpu_library(kind_id: int) -> ctypes.CDLL:
+    exe = qbuild.cxx()
+    if exe is None:
+        raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
+    target = qbuild.compile_library(exe, HOST_SOURCE, CXX_FLAGS + qbuild.defines_for(kind_id), "librt_cpu",
+                                    include_dirs=INCLUDE_DIRS)
+    lib = ctypes.CDLL(str(target))
+    u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
+    scene = [p, u32, p, p, u32, p, p, u32, u32, u32, u32]
+    lib.rt_queue_words.restype = u64
+    lib.rt_queue_words.argtypes = [u64, u64]
+    lib.rt_cpu_compaction.restype = u32
+    lib.rt_cpu_compaction.argtypes = scene + [p, p, p, u32, p, p]
+    lib.rt_cpu_tiles.restype = u32
+    lib.rt_cpu_tiles.argtypes = scene + [p, p, u64, u64, u32, u32, u32, p, p, p]
+    lib.rt_cpu_aov.restype = None
+    lib.rt_cpu_aov.argtypes = scene + [u32, p, p, p]
+    return lib
+
+
+def cuda_module(kind_id: int):
+    return qbuild.cuda_module(kind_id, (), KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
+
+
+def compile_sm90(kind_id: int, arch: str = "sm_90") -> tuple[str, int]:
+    return qbuild.compile_sm90(kind_id, (), KERNEL, arch, INCLUDE_DIRS, NVRTC_FLAGS)

@@ -1,0 +1,109 @@
+"""The renderers on the GPU: kernels/render.cu through CuPy.
+
+Timing covers what a render needs after its buffers exist: fresh paths, for the queue renderer
+the tile queues' initialisation and the primary rays' enqueue, then every wave (compaction) or
+the persistent kernel (queue). CUDA events bracket it on the stream; compilation and allocation
+stay outside.
+
+The persistent kernel's grid is what the occupancy API says can be resident (never more: the
+workers wait on each other's rays). The compaction waves use a resident-sized grid-stride grid
+too and read their list length on the device, so no wave needs a host round trip.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from queues_cuda.cuda_runtime import BLOCK, resident_threads
+from queues_cuda.errors import GQError, raise_if_flagged
+from queues_cuda.queues import QueueKind
+
+from .build import cuda_module
+from .cpu_render import aov_arrays
+from .render import RenderOptions, RenderResult, SceneArrays
+
+u32, u64 = np.uint32, np.uint64
+NULL = np.uint64(0)  # a null pointer argument: CuPy passes the 8 bytes as they are
+
+
+def _grid(threads: int) -> tuple[int]:
+    return ((threads + BLOCK - 1) // BLOCK,)
+
+
+def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None) -> RenderResult:
+    import cupy
+
+    mod = cuda_module(kind.kind_id)
+    d = {name: cupy.asarray(getattr(a, name)) for name in ("prims", "materials", "lights", "world", "camera")}
+    args = (d["prims"], u32(len(a.prims)), d["materials"], d["lights"], u32(a.nlights), d["world"], d["camera"],
+            u32(opts.width), u32(opts.height), u32(opts.spp), u32(a.max_depth))
+    pixels = opts.width * opts.height
+    pool = cupy.zeros((pixels, 16), cupy.float32)
+    done = cupy.zeros(1, cupy.uint64)
+    err = cupy.zeros(4, cupy.uint32)
+    init = mod.get_function("rt_paths_init")
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+
+    if opts.renderer == "compaction":
+        wave = mod.get_function("rt_wave")
+        # Whole blocks: every launched thread owns a row of `counts`.
+        threads = min(-(-(opts.threads or resident_threads(wave)) // BLOCK) * BLOCK, resident_threads(wave))
+        lists = cupy.empty((2, pixels), cupy.uint32)
+        lengths = cupy.zeros(3, cupy.uint64)
+        counts = cupy.zeros((threads, 3), cupy.uint64)
+        waves = opts.spp * (a.max_depth + 1)  # no path has more segments than this
+        start.record()
+        init(_grid(min(pixels, threads)), (BLOCK,), (pool, lists[0], lengths[0:1], u64(pixels)))
+        for k in range(waves):
+            wave(_grid(threads), (BLOCK,), (*args, pool, lists[k % 2], lengths[k % 3:k % 3 + 1], lists[(k + 1) % 2],
+                                            lengths[(k + 1) % 3:(k + 1) % 3 + 1],
+                                            lengths[(k + 2) % 3:(k + 2) % 3 + 1], done, counts))
+        end.record()
+    else:
+        tiles_kernel = mod.get_function("rt_tiles")
+        resident = resident_threads(tiles_kernel)
+        threads = opts.threads or resident
+        if threads > resident:
+            raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
+                          "on this GPU at once (its workers wait on each other's rays)")
+        tx, ty = opts.tiles
+        capacity = -(-opts.width // tx) * -(-opts.height // ty)
+        out = cupy.zeros(1, cupy.uint64)
+        mod.get_function("rt_queue_words")((1,), (1,), (u64(capacity), u64(threads), out))
+        stride = int(out.get()[0])
+        words = stride * tx * ty
+        queues = cupy.empty(words, cupy.uint64)
+        counts = cupy.zeros((threads, 3), cupy.uint64)
+        start.record()
+        init(_grid(min(pixels, threads)), (BLOCK,), (pool, NULL, NULL, u64(pixels)))
+        mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
+                                          (queues, u64(words), u64(stride), u64(capacity), u64(threads)))
+        mod.get_function("rt_tiles_seed")(_grid(min(pixels, threads)), (BLOCK,),
+                                          (queues, u64(stride), u64(capacity), u64(threads), u32(opts.width),
+                                           u32(opts.height), u32(tx), u32(ty), err))
+        tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, queues, u64(stride), u64(capacity), u32(threads),
+                                                u32(tx), u32(ty), done, counts, err))
+        end.record()
+    end.synchronize()
+    seconds = cupy.cuda.get_elapsed_time(start, end) / 1e3
+    raise_if_flagged(err.get(), f"rt_tiles[cuda, {kind.name}]",
+                     f"{opts.width}x{opts.height}, {opts.tiles[0]}x{opts.tiles[1]} tiles, {threads} threads")
+    finished = int(done.get()[0])
+    if finished != pixels * opts.spp:
+        raise GQError(f"internal: the {opts.renderer} renderer finished {finished} of {pixels * opts.spp} samples")
+    if progress:
+        progress(1.0)
+
+    image = (pool[:, 12:15] / cupy.float32(opts.spp)).reshape(opts.height, opts.width, 3).get()
+    nonfinite = int(pool.view(cupy.uint32)[:, 11].astype(cupy.uint64).sum().get())
+    rays = dict(zip(("primary", "reflection", "shadow"), (int(x) for x in counts.sum(axis=0).get())))
+    aov = None
+    if opts.aov:
+        depth = cupy.empty(pixels, cupy.float32)
+        normal = cupy.empty((pixels, 3), cupy.float32)
+        ids = cupy.empty(pixels, cupy.int32)
+        mod.get_function("rt_aov")(_grid(pixels), (BLOCK,), (*args, depth, normal, ids))
+        aov = aov_arrays(depth.get(), normal.get(), ids.get(), opts)
+    return RenderResult(image=np.ascontiguousarray(image, np.float32), rays=rays, seconds=seconds, backend="cuda",
+                        renderer=opts.renderer, queue=opts.queue if opts.renderer == "queue" else None,
+                        nonfinite=nonfinite, aov=aov, threads=threads)

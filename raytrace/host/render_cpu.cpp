@@ -1,0 +1,126 @@
+// host/render_cpu.cpp — the CPU backend of the renderers: the same headers as kernels/render.cu,
+// run by std::threads over the CPU build of the queue layer. A small C ABI for ctypes; the
+// renderers return 0 or the error code of the flag (whose four words the caller reads).
+#include <rt/compaction.h>
+#include <rt/tile_queues.h>
+
+#include <thread>
+#include <vector>
+
+using rt::PathState;
+using rt::RayCounts;
+using rt::RenderParams;
+
+namespace {
+
+RenderParams make_params(const float* prims, uint32_t nprims, const float* materials, const float* lights,
+                         uint32_t nlights, const float* world, const float* camera, uint32_t width, uint32_t height,
+                         uint32_t spp, uint32_t max_depth) {
+  RenderParams p;
+  p.scene = rt::SceneView{prims, materials, lights, nprims, nlights, rt::load3(world), rt::load3(world + 3)};
+  p.cam = rt::Camera::from(camera);
+  p.width = width;
+  p.height = height;
+  p.spp = spp;
+  p.max_depth = max_depth;
+  return p;
+}
+
+template <class Body>
+void run_threads(uint32_t nthreads, Body body) {
+  std::vector<std::thread> threads;
+  threads.reserve(nthreads);
+  for (uint32_t tid = 0; tid < nthreads; ++tid) threads.emplace_back([&, tid] { body(tid); });
+  for (auto& t : threads) t.join();
+}
+
+void add_counts(uint64_t* counts, const RayCounts& c) {
+  gq::fetch_add<gq::mo::relaxed>(counts, c.primary);
+  gq::fetch_add<gq::mo::relaxed>(counts + 1, c.reflection);
+  gq::fetch_add<gq::mo::relaxed>(counts + 2, c.shadow);
+}
+
+}  // namespace
+
+#define RT_SCENE_ARGS                                                                          \
+  const float *prims, uint32_t nprims, const float *materials, const float *lights,           \
+      uint32_t nlights, const float *world, const float *camera, uint32_t width, uint32_t height, \
+      uint32_t spp, uint32_t max_depth
+#define RT_SCENE_PASS prims, nprims, materials, lights, nlights, world, camera, width, height, spp, max_depth
+
+extern "C" {
+
+int rt_abi_version() { return 1; }
+
+uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
+
+// The compaction baseline: waves until no path has work left. Within a wave the threads take
+// chunks of the list; survivors are appended to the next list (fetch-add: a one-lane WaveFAA).
+uint32_t rt_cpu_compaction(RT_SCENE_ARGS, PathState* pool, uint32_t* list_a, uint32_t* list_b, uint32_t nthreads,
+                           uint64_t* samples_done, uint64_t* counts) {
+  const RenderParams p = make_params(RT_SCENE_PASS);
+  const uint64_t pixels = (uint64_t)width * height;
+  for (uint64_t i = 0; i < pixels; ++i) {
+    pool[i] = rt::fresh_path();
+    list_a[i] = (uint32_t)i;
+  }
+  uint64_t in_count = pixels;
+  uint32_t* in = list_a;
+  uint32_t* out = list_b;
+  constexpr uint64_t kChunk = 256;
+  while (in_count > 0) {
+    uint64_t out_count = 0, next = 0;
+    const rt::WaveLists w{in, &in_count, out, &out_count};
+    run_threads(nthreads, [&](uint32_t) {
+      RayCounts c{0, 0, 0};
+      for (;;) {
+        const uint64_t start = gq::fetch_add<gq::mo::relaxed>(&next, kChunk);
+        if (start >= in_count) break;
+        const uint64_t end = start + kChunk < in_count ? start + kChunk : in_count;
+        for (uint64_t i = start; i < end; ++i) rt::wave_item(p, pool, w, i, samples_done, c);
+      }
+      add_counts(counts, c);
+    });
+    in_count = out_count;
+    uint32_t* t = in;
+    in = out;
+    out = t;
+  }
+  return 0;
+}
+
+// The tile-queue renderer on `nthreads` workers; `queues` holds tiles * stride words.
+uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t stride, uint64_t capacity,
+                      uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
+                      uint32_t* err_words) {
+  const RenderParams p = make_params(RT_SCENE_PASS);
+  const rt::TileGrid g{width, height, tiles_x, tiles_y};
+  const rt::TileQueues tq{queues, stride, capacity, nthreads};
+  const uint64_t pixels = (uint64_t)width * height;
+  const gq::ErrorFlag err{err_words};
+  for (uint64_t i = 0; i < (uint64_t)g.count() * stride; ++i)
+    queues[i] = rt::TileQueues::initial_word(i, stride, capacity, nthreads);
+  for (uint64_t i = 0; i < pixels; ++i) {
+    pool[i] = rt::fresh_path();
+    rt::seed_pixel(g, tq, (uint32_t)i, (uint32_t)(i % nthreads), err);
+  }
+  if (err.raised()) return gq::load<gq::mo::acquire>(err_words);
+  run_threads(nthreads, [&](uint32_t tid) {
+    RayCounts c{0, 0, 0};
+    // Workers spread over the tiles as GPU blocks do.
+    rt::tile_worker(p, pool, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, pixels * spp, samples_done,
+                    c, err);
+    add_counts(counts, c);
+  });
+  return gq::load<gq::mo::acquire>(err_words);
+}
+
+void rt_cpu_aov(RT_SCENE_ARGS, uint32_t nthreads, float* depth, float* normal, int32_t* id) {
+  const RenderParams p = make_params(RT_SCENE_PASS);
+  const uint64_t pixels = (uint64_t)width * height;
+  run_threads(nthreads, [&](uint32_t tid) {
+    for (uint64_t i = tid; i < pixels; i += nthreads) rt::first_hit_aov(p, (uint32_t)i, depth, normal, id);
+  });
+}
+
+}  // extern "C"

@@ -1,0 +1,95 @@
+// rt/tile_queues.h — the tile-based persistent wavefront renderer (seed 001, Section V.B.b).
+//
+// The image is cut into tiles_x x tiles_y tiles and each tile owns a queue of pixel indices (any
+// queue kind of the queue layer: gq::Queue, chosen at build time) over the ray pool of
+// PathStates. All pixels are enqueued in their tile's queue first; then a persistent grid, no
+// larger than what is resident, loops: dequeue a pixel from its home tile (or steal from the
+// others when that is empty), advance its path one segment, and enqueue it again in the same
+// tile's queue while it has work left. A pixel is in at most one queue slot at a time, so a
+// tile's queue never needs more than the tile's pixel count.
+//
+// Termination comes from a device counter of finished samples, never from empty queues: an
+// empty queue may only mean that every remaining ray is in another worker's hands.
+#pragma once
+#include <gq/queue_select.cuh>
+#include <gq/wave_faa.cuh>
+#include "whitted.h"
+
+namespace rt {
+
+struct TileGrid {
+  uint32_t width, height, tiles_x, tiles_y;
+
+  GQ_HD GQ_INLINE uint32_t count() const { return tiles_x * tiles_y; }
+  GQ_HD GQ_INLINE uint32_t tile_of(uint32_t pixel) const {
+    const uint32_t x = pixel % width, y = pixel / width;
+    const uint32_t tx = (uint32_t)((uint64_t)x * tiles_x / width);
+    const uint32_t ty = (uint32_t)((uint64_t)y * tiles_y / height);
+    return ty * tiles_x + tx;
+  }
+  // The most pixels any tile holds (tiles are cut at floor(x * tiles_x / width)).
+  GQ_HD static uint32_t max_tile_pixels(uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y) {
+    return ((width + tiles_x - 1) / tiles_x) * ((height + tiles_y - 1) / tiles_y);
+  }
+};
+
+// One queue per tile, laid out back to back in one word array.
+struct TileQueues {
+  uint64_t* base;
+  uint64_t stride;    // gq::Queue::words(capacity, threads)
+  uint64_t capacity;  // the largest tile's pixel count
+  uint64_t threads;   // every worker may touch every queue (stealing)
+
+  GQ_HD GQ_INLINE gq::Queue queue(uint32_t tile) const {
+    return gq::Queue::view(base + (uint64_t)tile * stride, capacity, threads);
+  }
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t stride, uint64_t capacity, uint64_t threads) {
+    return gq::Queue::initial_word(i % stride, capacity, threads);
+  }
+};
+
+// Enqueue, retrying a transient refusal (SFQ's non-waiting enqueue can refuse while a slow
+// dequeuer still holds the slot); the queue can never be truly full.
+GQ_HD GQ_INLINE bool tile_enqueue(const gq::Queue& q, uint32_t pixel, uint32_t tid, const gq::ErrorFlag& err) {
+  gq::Spin spin;
+  while (!q.try_enqueue(pixel, tid, err)) {
+    if (err.raised()) return false;
+    if (!spin.step(err, gq::kSiteTileEnqueue, pixel)) return false;
+  }
+  return true;
+}
+
+// The primary work: pixel `pixel` enters its tile's queue.
+GQ_HD GQ_INLINE void seed_pixel(const TileGrid& g, const TileQueues& tq, uint32_t pixel, uint32_t tid,
+                                const gq::ErrorFlag& err) {
+  tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err);
+}
+
+// One persistent worker. `home` is its tile (all workers of a block share one, so a warp's
+// batched dequeue meets one queue); the render ends when `samples_done` reaches `total`
+// (pixels x spp).
+GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const TileQueues& tq,
+                                 uint32_t home, uint32_t tid, uint64_t total, uint64_t* samples_done,
+                                 RayCounts& c, const gq::ErrorFlag& err) {
+  const uint32_t tiles = g.count();
+  gq::Spin idle;
+  while (gq::load<gq::mo::acquire>(samples_done) < total) {
+    uint32_t pixel = 0;
+    bool got = false;
+    for (uint32_t k = 0; k < tiles && !got; ++k) got = tq.queue((home + k) % tiles).try_dequeue(&pixel, tid, err);
+    if (err.raised()) return;
+    if (!got) {
+      if (!idle.step(err, gq::kSiteTileIdle, gq::load<gq::mo::relaxed>(samples_done))) return;
+      continue;
+    }
+    idle = gq::Spin();  // progress: a fresh budget for the next wait
+    // The queue's enqueue (release) and dequeue (acquire) order the pool entry between workers.
+    PathState st = pool[pixel];
+    const Next next = advance_path(p, st, pixel, c);
+    pool[pixel] = st;
+    if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) return;
+    if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
+  }
+}
+
+}  // namespace rt

@@ -1,0 +1,153 @@
+// rt/whitted.h — Whitted-style shading, one path segment at a time.
+//
+// A pixel owns one PathState in the ray pool. Its samples are traced one after another, and each
+// sample is a chain of segments: the primary ray, then up to max_depth mirror reflections. Every
+// renderer (stream compaction, tile queues; CPU, GPU) moves a pixel forward by calling
+// advance_path on its state, so a pixel's arithmetic — and the order in which its contributions
+// are summed — is the same whichever renderer schedules it. That is what makes the queue renders
+// equal the compaction baseline bit for bit.
+//
+// Radiance at a hit with diffuse colour rho and reflectivity k (scenes/README.md):
+//   L = rho * ambient + rho / pi * sum_lights I * max(0, cos) / dist^2  [unoccluded lights]
+//       + k * L(mirror direction)
+// and a ray that hits nothing returns the background.
+#pragma once
+#include "camera.h"
+#include "sampling.h"
+#include "scene_view.h"
+
+namespace rt {
+
+// 64 bytes, four 16-byte words: one path's whole state between segments.
+struct alignas(16) PathState {
+  Vec3 origin;
+  uint32_t sample;     // the sample being traced (== spp once the pixel is finished)
+  Vec3 dir;
+  uint32_t depth;      // 0: the next segment is sample `sample`'s primary ray
+  Vec3 throughput;     // product of the reflectivities along the current sample
+  uint32_t nonfinite;  // contributions dropped because they were NaN or infinite
+  Vec3 radiance;       // sum of the finished and current samples' contributions
+  float unused;
+};
+static_assert(sizeof(PathState) == 64, "PathState is four 16-byte words");
+
+struct RenderParams {
+  SceneView scene;
+  Camera cam;
+  uint32_t width, height, spp, max_depth;
+};
+
+// Rays traced by one worker, by type (reported per render; summed by the host).
+struct RayCounts {
+  uint64_t primary, reflection, shadow;
+};
+
+constexpr float kInvPi = 0.31830988618379067f;
+
+// Where a secondary ray starts: off the surface along the normal facing the incoming ray, by a
+// distance that grows with the magnitude of the coordinates (float spacing grows the same way).
+GQ_HD GQ_INLINE Vec3 offset_origin(Vec3 x, Vec3 n_facing) {
+  return x + n_facing * (1e-4f * fmaxf(1.0f, max_abs(x)));
+}
+
+GQ_HD GQ_INLINE PathState fresh_path() {
+  PathState st{};
+  st.throughput = vec3(1.0f, 1.0f, 1.0f);
+  return st;
+}
+
+// Direct light at x (facing normal n) from every point light, shadow rays included.
+GQ_HD GQ_INLINE Vec3 direct_light(const SceneView& s, Vec3 x, Vec3 n, RayCounts& c) {
+  Vec3 sum = vec3(0.0f, 0.0f, 0.0f);
+  const Vec3 o = offset_origin(x, n);
+  for (uint32_t k = 0; k < s.nlights; ++k) {
+    const float* l = s.lights + 6 * k;
+    const Vec3 to = load3(l) - o;
+    const float dist2 = dot(to, to);
+    const float dist = sqrtf(dist2);
+    const Vec3 dir = to * (1.0f / dist);
+    const float cosine = dot(n, dir);
+    if (!(cosine > 0.0f)) continue;  // the light is behind the surface: no ray needed
+    ++c.shadow;
+    if (occluded(s, o, dir, 0.0f, dist)) continue;
+    sum = sum + load3(l + 3) * (cosine / dist2);
+  }
+  return sum;
+}
+
+// What a segment left for the pixel to do.
+enum Next : int {
+  kReflect = 0,     // trace the mirror reflection of this sample next
+  kNextSample = 1,  // this sample is done; the next one's primary ray comes next
+  kPixelDone = 2,   // this sample was the pixel's last
+};
+
+// Trace one segment of the path and say what comes next.
+GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t pixel, RayCounts& c) {
+  if (st.depth == 0) {
+    float fx, fy;
+    sample_offset(pixel, st.sample, strata_for(p.spp), &fx, &fy);
+    const float u = ((float)(pixel % p.width) + fx) / (float)p.width;
+    const float v = ((float)(pixel / p.width) + fy) / (float)p.height;
+    st.origin = p.cam.eye;
+    st.dir = p.cam.direction(u, v);
+    st.throughput = vec3(1.0f, 1.0f, 1.0f);
+    ++c.primary;
+  } else {
+    ++c.reflection;
+  }
+  const SceneView& s = p.scene;
+  const Hit h = closest_hit(s, st.origin, st.dir, 0.0f);
+  Vec3 contribution;
+  float reflectivity = 0.0f;
+  Vec3 x{}, n{};
+  if (h.prim < 0) {
+    contribution = st.throughput * s.background;
+  } else {
+    const float* prim = s.prims + h.prim * kPrimFloats;
+    const float* m = s.materials + 4 * (int)prim[1];
+    const Vec3 rho = load3(m);
+    reflectivity = m[3];
+    x = st.origin + st.dir * h.t;
+    n = prim_normal(prim, x);
+    if (dot(n, st.dir) > 0.0f) n = -n;
+    const Vec3 diffuse = rho * s.ambient + rho * direct_light(s, x, n, c) * kInvPi;
+    contribution = st.throughput * diffuse;
+  }
+  if (finite(contribution)) {
+    st.radiance = st.radiance + contribution;
+  } else {
+    ++st.nonfinite;
+  }
+  if (h.prim >= 0 && reflectivity > 0.0f && st.depth < p.max_depth) {
+    st.throughput = st.throughput * reflectivity;
+    st.origin = offset_origin(x, n);
+    st.dir = normalize(reflect(st.dir, n));
+    ++st.depth;
+    return kReflect;
+  }
+  st.depth = 0;
+  ++st.sample;
+  return st.sample < p.spp ? kNextSample : kPixelDone;
+}
+
+// First-hit outputs at the pixel centre: distance along the ray (kNoHit -> the host writes inf),
+// the normal facing the camera (zero on a miss) and the primitive's row (-1 on a miss).
+GQ_HD GQ_INLINE void first_hit_aov(const RenderParams& p, uint32_t pixel, float* depth, float* normal, int32_t* id) {
+  const float u = ((float)(pixel % p.width) + 0.5f) / (float)p.width;
+  const float v = ((float)(pixel / p.width) + 0.5f) / (float)p.height;
+  const Vec3 d = p.cam.direction(u, v);
+  const Hit h = closest_hit(p.scene, p.cam.eye, d, 0.0f);
+  Vec3 n = vec3(0.0f, 0.0f, 0.0f);
+  if (h.prim >= 0) {
+    n = prim_normal(p.scene.prims + h.prim * kPrimFloats, p.cam.eye + d * h.t);
+    if (dot(n, d) > 0.0f) n = -n;
+  }
+  depth[pixel] = h.t;
+  normal[3 * pixel] = n.x;
+  normal[3 * pixel + 1] = n.y;
+  normal[3 * pixel + 2] = n.z;
+  id[pixel] = h.prim;
+}
+
+}  // namespace rt

@@ -1,0 +1,135 @@
+"""`render`: the public entry of the renderers (validation, dispatch to a backend).
+
+Two schedulers over the same per-pixel path code (include/rt/whitted.h):
+
+* ``compaction`` — the stream-compaction wavefront baseline (include/rt/compaction.h);
+* ``queue`` — the tile-based persistent wavefront renderer, one queue of the queue layer per
+  tile (include/rt/tile_queues.h; seed 001, Section V.B.b).
+
+Both run on the CPU (host threads over the CPU build of the queues) and on the GPU.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from queues_cuda.backend import BACKENDS, resolve
+from queues_cuda.errors import GQError
+from queues_cuda.queues import QUEUES
+
+RENDERERS = ("queue", "compaction")
+MAX_SIDE = 16384
+MAX_SPP = 4096
+
+
+def parse_tiles(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"\s*(\d+)\s*[xX]\s*(\d+)\s*", text or "")
+    if not m:
+        raise GQError(f"--tiles: expected TXxTY with two positive integers (e.g. 8x8), got {text!r}")
+    tiles = int(m.group(1)), int(m.group(2))
+    if min(tiles) < 1:
+        raise GQError(f"--tiles: both tile counts must be at least 1, got {text!r}")
+    return tiles
+
+
+@dataclass
+class RenderOptions:
+    width: int
+    height: int
+    spp: int
+    renderer: str = "queue"
+    queue: str = "glfq"
+    tiles: tuple[int, int] = (8, 8)
+    backend: str = "auto"
+    threads: int | None = None
+    aov: bool = False
+
+
+def validate_options(opts: RenderOptions) -> None:
+    """Every check that can fail runs here, before anything is allocated or launched."""
+    for name, value, top in (("--width", opts.width, MAX_SIDE), ("--height", opts.height, MAX_SIDE),
+                             ("--spp", opts.spp, MAX_SPP)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
+            raise GQError(f"{name}: expected an integer from 1 to {top}, got {value!r}")
+    if opts.renderer not in RENDERERS:
+        raise GQError(f"--renderer: unknown renderer {opts.renderer!r}; allowed: {', '.join(RENDERERS)}")
+    if opts.queue not in QUEUES:
+        raise GQError(f"--queue: unknown queue {opts.queue!r}; allowed: {', '.join(QUEUES)}")
+    if opts.backend not in BACKENDS:
+        raise GQError(f"--backend: unknown backend {opts.backend!r}; allowed: {', '.join(BACKENDS)}")
+    tx, ty = opts.tiles
+    if not (1 <= tx <= opts.width and 1 <= ty <= opts.height):
+        raise GQError(f"--tiles: {tx}x{ty} does not fit a {opts.width}x{opts.height} image "
+                      f"(from 1 to {opts.width} across and 1 to {opts.height} down)")
+    if tx * ty > 65536:
+        raise GQError(f"--tiles: {tx}x{ty} is {tx * ty} tiles; at most 65536")
+    if opts.threads is not None and not 1 <= opts.threads <= 1 << 24:
+        raise GQError(f"--threads: expected an integer from 1 to {1 << 24}, got {opts.threads!r}")
+
+
+@dataclass
+class RenderResult:
+    image: np.ndarray            # float32 [H, W, 3], linear radiance, mean over samples
+    rays: dict                   # {"primary", "reflection", "shadow"} -> rays traced
+    seconds: float               # the render itself: CUDA events on the GPU, wall clock on the CPU
+    backend: str
+    renderer: str
+    queue: str | None            # None for the compaction baseline
+    nonfinite: int               # sample contributions that were NaN or infinite, dropped
+    aov: dict | None = None      # {"depth": [H, W], "normal": [H, W, 3], "id": [H, W] int32}
+    threads: int = 0             # workers: CPU threads, or GPU threads of the main kernel
+
+    @property
+    def total_rays(self) -> int:
+        return int(sum(self.rays.values()))
+
+    @property
+    def mrays_per_s(self) -> float:
+        return self.total_rays / self.seconds / 1e6 if self.seconds > 0 else 0.0
+
+
+@dataclass(frozen=True)
+class SceneArrays:
+    """What the kernels read: the scene's arrays plus the camera basis for this image size."""
+
+    prims: np.ndarray
+    materials: np.ndarray
+    lights: np.ndarray           # at least one row (zeros when the scene has no light: nlights = 0)
+    nlights: int
+    world: np.ndarray            # background rgb, ambient rgb
+    camera: np.ndarray           # Camera.basis
+    max_depth: int
+
+    @classmethod
+    def of(cls, scene, width: int, height: int) -> "SceneArrays":
+        f32 = lambda a: np.ascontiguousarray(a, dtype=np.float32)  # noqa: E731
+        lights = f32(scene.lights).reshape(-1, 6)
+        return cls(prims=f32(scene.prims), materials=f32(scene.materials),
+                   lights=lights if len(lights) else np.zeros((1, 6), np.float32), nlights=len(lights),
+                   world=f32(list(scene.background) + list(scene.ambient)),
+                   camera=f32(scene.camera.basis(width, height)), max_depth=int(scene.max_depth))
+
+
+def render(scene, opts: RenderOptions, progress=None) -> RenderResult:
+    """Render `scene` with `opts`; `progress(fraction)` is called from this thread as work ends."""
+    validate_options(opts)
+    backend = resolve(opts.backend)
+    arrays = SceneArrays.of(scene, opts.width, opts.height)
+    kind = QUEUES[opts.queue]
+    if backend == "cuda":
+        from .cuda_render import render_cuda as run
+    else:
+        from .cpu_render import render_cpu as run
+    result = run(arrays, opts, kind, progress)
+    result.backend = backend
+    return result
+
+
+def finish(pool: np.ndarray, opts: RenderOptions) -> tuple[np.ndarray, int]:
+    """Image and dropped-contribution count from the ray pool (PathState rows of 16 words)."""
+    image = (pool[:, 12:15] / np.float32(opts.spp)).reshape(opts.height, opts.width, 3)
+    nonfinite = int(pool.view(np.uint32)[:, 11].astype(np.uint64).sum())
+    return np.ascontiguousarray(image, dtype=np.float32), nonfinite
