@@ -28,6 +28,7 @@ stage() {  # stage NAME SECONDS COMMAND...
 
 stage machine 30 bash -c 'nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv; python3 -m gq info'
 cp "$OUT/machine.log" "$OUT/machine.txt"
+stage kernels 60 python3 tools/gpu_kernel_report.py
 stage render-tests 90 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace
 stage render-bench 90 python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml \
   --width 1920 --height 1080 --spp 4 --backend cuda --json "$OUT/render-bench.json" --chart "$OUT/render-bench.png"
