@@ -126,6 +126,8 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.gq_history.argtypes = [p, u64, p, u32, u32, u32, u32, u64, p, p, p, p, p, p, p]
     lib.gq_fifo.restype = u32
     lib.gq_fifo.argtypes = [p, u64, u32, u32, u32, u32, u64, u64, p, p, p, p, p]
+    lib.gq_multi_queue.restype = u32
+    lib.gq_multi_queue.argtypes = [p, u64, u64, u32, u32, u32, p, p]
     return lib
 
 

@@ -51,3 +51,19 @@ def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers
                 _ptr(pool), _ptr(count), _ptr(tokens), _ptr(consumers), _ptr(err))
     raise_if_flagged(err, f"gq_fifo[cpu, {kind.name}]", f"{threads} threads, capacity {capacity}")
     return tokens, consumers, int(count[0])
+
+
+def run_multi_queue(kind: QueueKind, queues: int, threads: int, rounds: int) -> np.ndarray:
+    """Several queues driven at once (include/gq/multi_queue.cuh); returns how often each value
+    came out (all ones when the queues are right)."""
+    lib = cpu_library(kind.kind_id)
+    capacity = -(-threads // queues)
+    stride = int(lib.gq_queue_words(capacity, threads))
+    buf = np.zeros(queues * stride, np.uint64)
+    for k in range(queues):
+        lib.gq_queue_init(_ptr(buf[k * stride:]), capacity, threads)
+    seen = np.zeros(threads * rounds, np.uint32)
+    err = np.zeros(4, np.uint32)
+    lib.gq_multi_queue(_ptr(buf), stride, capacity, queues, threads, rounds, _ptr(seen), _ptr(err))
+    raise_if_flagged(err, f"gq_multi_queue[cpu, {kind.name}]", f"{queues} queues, {threads} threads")
+    return seen

@@ -95,3 +95,27 @@ def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers
              u64(per_producer), u64(total), pool, count, tokens, consumers, err), "gq_fifo")
     raise_if_flagged(err.get(), f"gq_fifo[cuda, {kind.name}]", f"{threads} threads, capacity {capacity}")
     return tokens, consumers, int(count.get()[0])
+
+
+def run_multi_queue(kind: QueueKind, queues: int, threads: int, rounds: int) -> np.ndarray:
+    """Several queues driven by every warp at once (include/gq/multi_queue.cuh); returns how
+    often each value came out (all ones when the queues are right)."""
+    import cupy
+
+    mod = _module(kind, ())
+    capacity = -(-threads // queues)
+    words_out = cupy.zeros(1, cupy.uint64)
+    mod.get_function("gq_queue_words")((1,), (1,), (np.uint64(capacity), np.uint64(threads), words_out))
+    stride = int(words_out.get()[0])
+    buf = cupy.empty(queues * stride, cupy.uint64)
+    init = mod.get_function("gq_queue_init")
+    for k in range(queues):
+        init((min((stride + BLOCK - 1) // BLOCK, 65535),), (BLOCK,),
+             (buf[k * stride:], np.uint64(capacity), np.uint64(threads), np.uint64(stride)))
+    seen = cupy.zeros(threads * rounds, cupy.uint32)
+    err = cupy.zeros(4, cupy.uint32)
+    u32, u64 = np.uint32, np.uint64
+    _launch(mod.get_function("gq_multi_queue"), threads,
+            (buf, u64(stride), u64(capacity), u32(queues), u32(threads), u32(rounds), seen, err), "gq_multi_queue")
+    raise_if_flagged(err.get(), f"gq_multi_queue[cuda, {kind.name}]", f"{queues} queues, {threads} threads")
+    return seen.get()

@@ -31,7 +31,8 @@ ERROR_SITES = {
     8: "sCQ dequeue retry loop (ticket)",
     9: "SFQ claim of a ticket by CAS (ticket)",
     10: "tile renderer re-enqueueing a ray into its tile queue (pixel)",
-    11: "tile renderer waiting for a ray while rays are outstanding (paths finished)",
+    11: "tile renderer waiting for a ray while rays are outstanding (samples finished)",
+    12: "several queues in one warp: a retry, or a value from another queue (value or thread)",
 }
 
 

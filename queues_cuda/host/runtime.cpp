@@ -7,6 +7,7 @@
 #include <gq/queue_select.cuh>
 #include <gq/history.cuh>
 #include <gq/fifo_tokens.cuh>
+#include <gq/multi_queue.cuh>
 
 #include <thread>
 #include <vector>
@@ -63,6 +64,13 @@ uint32_t gq_fifo(uint64_t* base, uint64_t n, uint32_t roles, uint32_t producers,
   const Queue q = Queue::view(base, n, nthreads);
   const gq::FifoArgs a{roles, producers, nthreads, blocking, per_producer, total, pool, out_count, out_token, out_consumer};
   return run_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::fifo_thread(q, a, tid, err); });
+}
+
+uint32_t gq_multi_queue(uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t queues, uint32_t nthreads,
+                        uint32_t rounds, uint32_t* seen, uint32_t* err_words) {
+  const gq::MultiQueueArgs a{base, stride, capacity, queues, nthreads, rounds, seen};
+  return run_threads(nthreads, err_words,
+                     [&](uint32_t tid, const gq::ErrorFlag& err) { gq::multi_queue_thread<Queue>(a, tid, err); });
 }
 
 }  // extern "C"

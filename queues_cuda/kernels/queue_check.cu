@@ -5,6 +5,7 @@
 #include <gq/queue_select.cuh>
 #include <gq/history.cuh>
 #include <gq/fifo_tokens.cuh>
+#include <gq/multi_queue.cuh>
 
 using gq::Queue;
 
@@ -36,4 +37,12 @@ extern "C" __global__ void gq_fifo(uint64_t* base, uint64_t n, uint32_t roles, u
   if (tid >= nthreads) return;
   const gq::FifoArgs a{roles, producers, nthreads, blocking, per_producer, total, pool, out_count, out_token, out_consumer};
   gq::fifo_thread(Queue::view(base, n, nthreads), a, tid, gq::ErrorFlag{err_words});
+}
+
+extern "C" __global__ void gq_multi_queue(uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t queues,
+                                          uint32_t nthreads, uint32_t rounds, uint32_t* seen, uint32_t* err_words) {
+  const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+  if (tid >= nthreads) return;
+  const gq::MultiQueueArgs a{base, stride, capacity, queues, nthreads, rounds, seen};
+  gq::multi_queue_thread<Queue>(a, tid, gq::ErrorFlag{err_words});
 }

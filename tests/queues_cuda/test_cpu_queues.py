@@ -18,3 +18,14 @@ def test_histories_and_fifo(queue):
     assert r.unknown == 0, r.counterexample
     assert not r.kernel_error, r.kernel_error
     assert r.fifo.tokens >= 1_000_000 and r.fifo.ok, r.fifo
+
+
+@pytest.mark.parametrize("queue", list(QUEUES))
+@pytest.mark.parametrize("queues", [2, 3])
+def test_several_queues_at_once(queue, queues):
+    """Neighbouring threads use different queues (on the GPU: lanes of one warp, the case warp
+    aggregation must group by target word); every value comes out once, from its own queue."""
+    from queues_cuda.cpu_runtime import run_multi_queue
+
+    seen = run_multi_queue(QUEUES[queue], queues, threads=48, rounds=200)
+    assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"

@@ -91,6 +91,17 @@ def test_fifo_conformance(queue):
     assert total >= 100_000_000
 
 
+@pytest.mark.parametrize("queue", list(QUEUES))
+@pytest.mark.parametrize("queues", [2, 3, 32])
+def test_several_queues_in_one_warp(queue, queues):
+    """Lanes of one warp enqueue into different queues in the same instruction: warp-aggregated
+    tickets must come from each lane's own queue (arch.cuh `peers`)."""
+    seen = cuda_runtime.run_multi_queue(QUEUES[queue], queues, threads=16384, rounds=64)
+    record("faults", {"queue": queue, "check": "several queues per warp", "queues": queues,
+                      "values": int(seen.size), "seen_once": int((seen == 1).sum())})
+    assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
+
+
 def test_planted_broadcast_fault_is_caught():
     """Lanes that guess their ticket instead of taking the leader's broadcast share tickets; a
     real warp shows it (the CPU runtime's one-lane warp cannot)."""

@@ -70,6 +70,7 @@ enum ErrorSite : uint32_t {
   kSiteSfqClaim = 9,
   kSiteTileEnqueue = 10,   // the tile renderer re-enqueueing a ray (raytrace/include/rt)
   kSiteTileIdle = 11,      // a tile-renderer worker finding no ray while rays are outstanding
+  kSiteMultiQueue = 12,    // the several-queues-per-warp check (multi_queue.cuh)
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -199,6 +200,13 @@ GQ_DEV GQ_INLINE uint32_t first_lane(uint32_t mask) { return (uint32_t)(__ffs((i
 GQ_DEV GQ_INLINE uint64_t shuffle(uint32_t mask, uint64_t v, uint32_t src) { return __shfl_sync(mask, v, (int)src); }
 GQ_DEV GQ_INLINE uint32_t shuffle(uint32_t mask, uint32_t v, uint32_t src) { return __shfl_sync(mask, v, (int)src); }
 GQ_DEV GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
+// The lanes of `mask` whose `word` is the caller's. Warp aggregation may only combine lanes that
+// target the same word: one warp can drive several queues at once (a tile renderer re-enqueues
+// each ray in its own tile's queue), and one leader's fetch-add must not hand out another
+// queue's tickets.
+GQ_DEV GQ_INLINE uint32_t peers(uint32_t mask, const void* word) {
+  return __match_any_sync(mask, (unsigned long long)word);
+}
 // A barrier of the lanes in `mask` that also orders their memory accesses: what a lane did before
 // it happens-before what any lane of the mask does after it. Shuffles carry values, not order.
 GQ_DEV GQ_INLINE void sync_lanes(uint32_t mask) { __syncwarp(mask); }
@@ -269,6 +277,7 @@ GQ_INLINE uint32_t first_lane(uint32_t mask) { return (uint32_t)(__builtin_ffs((
 GQ_INLINE uint64_t shuffle(uint32_t, uint64_t v, uint32_t) { return v; }
 GQ_INLINE uint32_t shuffle(uint32_t, uint32_t v, uint32_t) { return v; }
 GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
+GQ_INLINE uint32_t peers(uint32_t, const void*) { return 1u; }
 GQ_INLINE void sync_lanes(uint32_t) {}
 
 // Backoff on the CPU: a pause while the wait is short, then give the core away, since the

@@ -44,15 +44,19 @@ struct QuiescenceGuard {
   // One leader adds for the whole warp, so the lanes must be ordered against the leader's add:
   // every lane's ring operations after the entry, and before the exit (sync_lanes). Without the
   // barriers a lane could touch a ring while its shard still reads "nobody inside".
+  // Only lanes on the same shard word aggregate (peers): lanes of one warp may be inside
+  // different queues, or hold tids of different shards.
   GQ_HD void enter(uint32_t tid) const {
-    const uint32_t mask = active_mask();
-    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(base + shard_of(tid) * kLine, kEnter * popcount(mask));
+    uint64_t* word = base + shard_of(tid) * kLine;
+    const uint32_t mask = peers(active_mask(), word);
+    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(word, kEnter * popcount(mask));
     sync_lanes(mask);
   }
   GQ_HD void exit(uint32_t tid) const {
-    const uint32_t mask = active_mask();
+    uint64_t* word = base + shard_of(tid) * kLine;
+    const uint32_t mask = peers(active_mask(), word);
     sync_lanes(mask);
-    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(base + shard_of(tid) * kLine, kExit * popcount(mask));
+    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(word, kExit * popcount(mask));
   }
 
   // Sum of all shard words, and whether any operation was inside.

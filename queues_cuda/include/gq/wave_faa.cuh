@@ -1,8 +1,9 @@
 // gq/wave_faa.cuh — wave-batched ticket reservation (WaveFAA, seed 001 Algorithm 1 lines 1-13).
 //
-// The active lanes of a warp form a mask with a ballot; one leader performs a single fetch-add
-// by the number of active lanes; the base ticket is broadcast with a shuffle and each lane adds
-// its rank in the mask. The tickets handed out are exactly those per-lane fetch-adds would give
+// The active lanes of a warp that target the same counter form a mask; one leader performs a
+// single fetch-add by the number of those lanes; the base ticket is broadcast with a shuffle and
+// each lane adds its rank in the mask. (Lanes of one warp may target different counters at the
+// same time, e.g. different queues: each such group gets its own leader.) The tickets handed out are exactly those per-lane fetch-adds would give
 // (Lemma III.1), with one atomic per warp instead of one per lane. On the host a warp is one lane
 // wide and this is a plain fetch-add.
 #pragma once
@@ -12,7 +13,7 @@ namespace gq {
 
 template <mo O = mo::seq_cst>
 GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter) {
-  const uint32_t mask = active_mask();
+  const uint32_t mask = peers(active_mask(), counter);
   const uint32_t lane = lane_id();
   const uint32_t leader = first_lane(mask);
   const uint32_t count = popcount(mask);

@@ -72,7 +72,10 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
                                  uint32_t home, uint32_t tid, uint64_t total, uint64_t* samples_done,
                                  RayCounts& c, const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
-  gq::Spin idle;
+  // An idle round tries every tile's queue, so the wait budget is split over the tiles: a lost
+  // ray still ends the kernel within seconds, not minutes.
+  const uint32_t idle_budget = GQ_SPIN_BUDGET / tiles > 4096u ? GQ_SPIN_BUDGET / tiles : 4096u;
+  gq::Spin idle(idle_budget);
   while (gq::load<gq::mo::acquire>(samples_done) < total) {
     uint32_t pixel = 0;
     bool got = false;
@@ -82,7 +85,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
       if (!idle.step(err, gq::kSiteTileIdle, gq::load<gq::mo::relaxed>(samples_done))) return;
       continue;
     }
-    idle = gq::Spin();  // progress: a fresh budget for the next wait
+    idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
     // The queue's enqueue (release) and dequeue (acquire) order the pool entry between workers.
     PathState st = pool[pixel];
     const Next next = advance_path(p, st, pixel, c);
