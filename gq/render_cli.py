@@ -78,7 +78,9 @@ def describe_backend(requested: str) -> tuple[str, str]:
 @click.option("--aov", "aov_text", default=None,
               help="Also write first-hit arrays beside the PNG, comma-separated: depth, normal, id "
                    "(<name>.depth.npy, ...).")
-def render(scene_path, output, width, height, spp, renderer, queue, tiles, backend, threads, aov_text) -> int:
+@click.option("--accel", default="bvh", show_default=True,
+              help="bvh (a bounding volume hierarchy) or none (test every primitive: the reference).")
+def render(scene_path, output, width, height, spp, renderer, queue, tiles, backend, threads, aov_text, accel) -> int:
     """Render SCENE.toml to a PNG and report rays per second."""
     from raytrace.image import parse_aov_list, to_srgb8, write_aovs, write_png
 
@@ -117,7 +119,7 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
                       f"(1..{scene.width} across, 1..{scene.height} down), got {tx}x{ty}")
     used, said = describe_backend(backend)
     opts = rt.RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
-                            tiles=(tx, ty), backend=used, threads=threads, aov=bool(aovs),
+                            tiles=(tx, ty), backend=used, threads=threads, aov=bool(aovs), accel=accel,
                             **({"queue": queue} if queue is not None else {}))
     rt.validate_options(opts)
 
@@ -178,7 +180,9 @@ def bench() -> None:
               help="Where the record goes [default: benchmarks/render-<date>.json].")
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Bar chart PNG [default: the JSON's name with .png].")
-def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats, warmup, json_out, chart) -> int:
+@click.option("--accel", default="bvh", show_default=True, help="bvh, or none (every primitive per ray).")
+def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats, warmup, json_out, chart,
+                 accel) -> int:
     """Rays per second of the queue renderer on each queue vs the compaction baseline."""
     from raytrace.bench import run_bench, write_bench
 
@@ -216,7 +220,7 @@ def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats,
                 shown = target
 
         result = run_bench(scene_paths, width, height, spp, backend, queues, repeats=repeats, warmup=warmup,
-                           progress=progress)
+                           accel=accel, progress=progress)
 
     print_bench_table(result["rows"])
     note = write_bench(result, json_out, chart)

@@ -30,7 +30,7 @@ PLOT_HINT = "pip install 'gpu-queues[plot]'"
 
 
 def run_bench(scene_paths, width: int | None, height: int | None, spp: int | None, backend: str = "auto",
-              queues=None, repeats: int = 5, warmup: int = 1,
+              queues=None, repeats: int = 5, warmup: int = 1, accel: str = "bvh",
               progress: Callable[[float, str], None] | None = None) -> dict:
     """Render every scene with the compaction baseline and the queue renderer on each queue.
 
@@ -66,7 +66,7 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
         tiles = tuple(min(t, side) for t, side in zip(RenderOptions.tiles, (scene.width, scene.height)))
         for renderer, queue in [(BASELINE, None)] + [("queue", q) for q in names]:
             opts = RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
-                                 tiles=tiles, backend=used, **({"queue": queue} if queue else {}))
+                                 tiles=tiles, backend=used, accel=accel, **({"queue": queue} if queue else {}))
             validate_options(opts)
             plan.append((path, scene, opts))
 
@@ -108,7 +108,7 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
         "scenes": [str(p) for p in scene_paths],
         "width": width, "height": height, "spp": spp,
         "backend": backend, "backend_used": used,
-        "queues": names, "repeats": repeats, "warmup": warmup,
+        "queues": names, "repeats": repeats, "warmup": warmup, "accel": accel,
         "timing": f"median of {repeats} measured renders after {warmup} warm-up; "
                   "CUDA events on the GPU, wall clock on the CPU; compilation excluded",
     }

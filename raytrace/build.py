@@ -34,7 +34,7 @@ def cpu_library(kind_id: int) -> ctypes.CDLL:
                                     include_dirs=INCLUDE_DIRS)
     lib = ctypes.CDLL(str(target))
     u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
-    scene = [p, u32, p, p, u32, p, p, u32, u32, u32, u32]
+    scene = [p, u32, p, p, u32, p, p, p, p, u32, p, u32, u32, u32, u32, u32]  # RT_SCENE_ARGS
     lib.rt_queue_words.restype = u64
     lib.rt_queue_words.argtypes = [u64, u64]
     lib.rt_cpu_compaction.restype = u32

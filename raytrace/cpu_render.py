@@ -27,6 +27,7 @@ def _p(a: np.ndarray) -> int:
 
 def scene_args(a: SceneArrays, opts: RenderOptions) -> tuple:
     return (_p(a.prims), len(a.prims), _p(a.materials), _p(a.lights), a.nlights, _p(a.world), _p(a.camera),
+            _p(a.nodes), _p(a.bvh_index), a.nnodes, _p(a.unbounded), a.nunbounded,
             opts.width, opts.height, opts.spp, a.max_depth)
 
 

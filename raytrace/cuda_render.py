@@ -34,8 +34,10 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     import cupy
 
     mod = cuda_module(kind.kind_id)
-    d = {name: cupy.asarray(getattr(a, name)) for name in ("prims", "materials", "lights", "world", "camera")}
+    d = {name: cupy.asarray(getattr(a, name))
+         for name in ("prims", "materials", "lights", "world", "camera", "nodes", "bvh_index", "unbounded")}
     args = (d["prims"], u32(len(a.prims)), d["materials"], d["lights"], u32(a.nlights), d["world"], d["camera"],
+            d["nodes"], d["bvh_index"], u32(a.nnodes), d["unbounded"], u32(a.nunbounded),
             u32(opts.width), u32(opts.height), u32(opts.spp), u32(a.max_depth))
     pixels = opts.width * opts.height
     pool = cupy.zeros((pixels, 16), cupy.float32)

@@ -20,7 +20,13 @@ from queues_cuda.backend import BACKENDS, resolve
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
 
+from .bvh import Bvh
+from .bvh import build as build_bvh
+
 RENDERERS = ("queue", "compaction")
+# How rays find primitives: a BVH (raytrace/bvh.py), or every primitive in turn (the reference
+# the BVH must agree with bit for bit).
+ACCELS = ("bvh", "none")
 MAX_SIDE = 16384
 MAX_SPP = 4096
 
@@ -46,6 +52,7 @@ class RenderOptions:
     backend: str = "auto"
     threads: int | None = None
     aov: bool = False
+    accel: str = "bvh"
 
 
 def validate_options(opts: RenderOptions) -> None:
@@ -58,6 +65,8 @@ def validate_options(opts: RenderOptions) -> None:
         raise GQError(f"--renderer: unknown renderer {opts.renderer!r}; allowed: {', '.join(RENDERERS)}")
     if opts.queue not in QUEUES:
         raise GQError(f"--queue: unknown queue {opts.queue!r}; allowed: {', '.join(QUEUES)}")
+    if opts.accel not in ACCELS:
+        raise GQError(f"--accel: unknown acceleration {opts.accel!r}; allowed: {', '.join(ACCELS)}")
     if opts.backend not in BACKENDS:
         raise GQError(f"--backend: unknown backend {opts.backend!r}; allowed: {', '.join(BACKENDS)}")
     tx, ty = opts.tiles
@@ -102,22 +111,33 @@ class SceneArrays:
     world: np.ndarray            # background rgb, ambient rgb
     camera: np.ndarray           # Camera.basis
     max_depth: int
+    nodes: np.ndarray            # BVH rows (raytrace/bvh.py); at least one row, nnodes may be 0
+    nnodes: int
+    bvh_index: np.ndarray        # uint32, at least one entry
+    unbounded: np.ndarray        # uint32, at least one entry
+    nunbounded: int
 
     @classmethod
-    def of(cls, scene, width: int, height: int) -> "SceneArrays":
+    def of(cls, scene, width: int, height: int, accel: str = "bvh") -> "SceneArrays":
         f32 = lambda a: np.ascontiguousarray(a, dtype=np.float32)  # noqa: E731
+        # Kernels get a valid pointer even for an empty array; the count says how much is real.
+        some = lambda a, shape: a if len(a) else np.zeros(shape, a.dtype)  # noqa: E731
         lights = f32(scene.lights).reshape(-1, 6)
+        tree = build_bvh(scene.prims) if accel == "bvh" else Bvh(np.zeros((0, 8), np.float32),
+                                                                 np.zeros(0, np.uint32), np.zeros(0, np.uint32), 0)
         return cls(prims=f32(scene.prims), materials=f32(scene.materials),
-                   lights=lights if len(lights) else np.zeros((1, 6), np.float32), nlights=len(lights),
+                   lights=some(lights, (1, 6)), nlights=len(lights),
                    world=f32(list(scene.background) + list(scene.ambient)),
-                   camera=f32(scene.camera.basis(width, height)), max_depth=int(scene.max_depth))
+                   camera=f32(scene.camera.basis(width, height)), max_depth=int(scene.max_depth),
+                   nodes=some(tree.nodes, (1, 8)), nnodes=len(tree.nodes), bvh_index=some(tree.index, (1,)),
+                   unbounded=some(tree.unbounded, (1,)), nunbounded=len(tree.unbounded))
 
 
 def render(scene, opts: RenderOptions, progress=None) -> RenderResult:
     """Render `scene` with `opts`; `progress(fraction)` is called from this thread as work ends."""
     validate_options(opts)
     backend = resolve(opts.backend)
-    arrays = SceneArrays.of(scene, opts.width, opts.height)
+    arrays = SceneArrays.of(scene, opts.width, opts.height, opts.accel)
     kind = QUEUES[opts.queue]
     if backend == "cuda":
         from .cuda_render import render_cuda as run

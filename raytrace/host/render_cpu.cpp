@@ -2,6 +2,7 @@
 // run by std::threads over the CPU build of the queue layer. A small C ABI for ctypes; the
 // renderers return 0 or the error code of the flag (whose four words the caller reads).
 #include <rt/compaction.h>
+#include <rt/render_args.h>
 #include <rt/tile_queues.h>
 
 #include <thread>
@@ -12,19 +13,6 @@ using rt::RayCounts;
 using rt::RenderParams;
 
 namespace {
-
-RenderParams make_params(const float* prims, uint32_t nprims, const float* materials, const float* lights,
-                         uint32_t nlights, const float* world, const float* camera, uint32_t width, uint32_t height,
-                         uint32_t spp, uint32_t max_depth) {
-  RenderParams p;
-  p.scene = rt::SceneView{prims, materials, lights, nprims, nlights, rt::load3(world), rt::load3(world + 3)};
-  p.cam = rt::Camera::from(camera);
-  p.width = width;
-  p.height = height;
-  p.spp = spp;
-  p.max_depth = max_depth;
-  return p;
-}
 
 template <class Body>
 void run_threads(uint32_t nthreads, Body body) {
@@ -42,12 +30,6 @@ void add_counts(uint64_t* counts, const RayCounts& c) {
 
 }  // namespace
 
-#define RT_SCENE_ARGS                                                                          \
-  const float *prims, uint32_t nprims, const float *materials, const float *lights,           \
-      uint32_t nlights, const float *world, const float *camera, uint32_t width, uint32_t height, \
-      uint32_t spp, uint32_t max_depth
-#define RT_SCENE_PASS prims, nprims, materials, lights, nlights, world, camera, width, height, spp, max_depth
-
 extern "C" {
 
 int rt_abi_version() { return 1; }
@@ -58,7 +40,7 @@ uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue:
 // chunks of the list; survivors are appended to the next list (fetch-add: a one-lane WaveFAA).
 uint32_t rt_cpu_compaction(RT_SCENE_ARGS, PathState* pool, uint32_t* list_a, uint32_t* list_b, uint32_t nthreads,
                            uint64_t* samples_done, uint64_t* counts) {
-  const RenderParams p = make_params(RT_SCENE_PASS);
+  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint64_t pixels = (uint64_t)width * height;
   for (uint64_t i = 0; i < pixels; ++i) {
     pool[i] = rt::fresh_path();
@@ -93,7 +75,7 @@ uint32_t rt_cpu_compaction(RT_SCENE_ARGS, PathState* pool, uint32_t* list_a, uin
 uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t stride, uint64_t capacity,
                       uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
                       uint32_t* err_words) {
-  const RenderParams p = make_params(RT_SCENE_PASS);
+  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{queues, stride, capacity, nthreads};
   const uint64_t pixels = (uint64_t)width * height;
@@ -116,7 +98,7 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t
 }
 
 void rt_cpu_aov(RT_SCENE_ARGS, uint32_t nthreads, float* depth, float* normal, int32_t* id) {
-  const RenderParams p = make_params(RT_SCENE_PASS);
+  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint64_t pixels = (uint64_t)width * height;
   run_threads(nthreads, [&](uint32_t tid) {
     for (uint64_t i = tid; i < pixels; i += nthreads) rt::first_hit_aov(p, (uint32_t)i, depth, normal, id);

@@ -6,28 +6,12 @@
 // operation rounds once, as on the CPU, so a pixel's arithmetic cannot depend on how the
 // compiler happened to inline advance_path into each kernel.
 #include <rt/compaction.h>
+#include <rt/render_args.h>
 #include <rt/tile_queues.h>
 
 using rt::PathState;
 using rt::RayCounts;
 using rt::RenderParams;
-
-#define RT_SCENE_ARGS                                                                          \
-  const float *prims, uint32_t nprims, const float *materials, const float *lights,           \
-      uint32_t nlights, const float *world, const float *camera, uint32_t width, uint32_t height, \
-      uint32_t spp, uint32_t max_depth
-
-__device__ __forceinline__ RenderParams make_params(RT_SCENE_ARGS) {
-  RenderParams p;
-  p.scene = rt::SceneView{prims, materials, lights, nprims, nlights, rt::load3(world), rt::load3(world + 3)};
-  p.cam = rt::Camera::from(camera);
-  p.width = width;
-  p.height = height;
-  p.spp = spp;
-  p.max_depth = max_depth;
-  return p;
-}
-#define RT_SCENE_PASS prims, nprims, materials, lights, nlights, world, camera, width, height, spp, max_depth
 
 __device__ __forceinline__ void store_counts(uint64_t* counts, uint32_t tid, const RayCounts& c) {
   counts[3 * (uint64_t)tid] += c.primary;
@@ -50,7 +34,7 @@ extern "C" __global__ void rt_paths_init(PathState* pool, uint32_t* list, uint64
 extern "C" __global__ void rt_wave(RT_SCENE_ARGS, PathState* pool, const uint32_t* in_list, const uint64_t* in_count,
                                    uint32_t* out_list, uint64_t* out_count, uint64_t* clear_count,
                                    uint64_t* samples_done, uint64_t* counts) {
-  const RenderParams p = make_params(RT_SCENE_PASS);
+  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   if (tid == 0) *clear_count = 0;
@@ -89,7 +73,7 @@ extern "C" __global__ void rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* ba
                                     uint64_t* samples_done, uint64_t* counts, uint32_t* err_words) {
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   if (tid >= nthreads) return;
-  const RenderParams p = make_params(RT_SCENE_PASS);
+  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, nthreads};
   RayCounts c{0, 0, 0};
@@ -99,7 +83,7 @@ extern "C" __global__ void rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* ba
 }
 
 extern "C" __global__ void rt_aov(RT_SCENE_ARGS, float* depth, float* normal, int32_t* id) {
-  const RenderParams p = make_params(RT_SCENE_PASS);
+  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint64_t pixels = (uint64_t)width * height;
   const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += step)

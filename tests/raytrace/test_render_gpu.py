@@ -51,3 +51,9 @@ def test_gpu_matches_reference_png(case):
     ref = np.asarray(Image.open(reference_path(*case)).convert("RGB"))
     ok, why = within_tolerance(srgb8(render_case(*case, renderer="queue", backend="cuda")), ref)
     assert ok, why
+
+
+@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
+def test_gpu_bvh_equals_every_primitive(gpu_baselines, scene):
+    reference = render_case(scene, W, H, SPP, renderer="compaction", backend="cuda", accel="none")
+    assert np.array_equal(reference.image.view(np.uint32), gpu_baselines[scene].image.view(np.uint32))
