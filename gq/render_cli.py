@@ -17,9 +17,8 @@ import click
 from queues_cuda.backend import BACKENDS, gpu_status, resolve
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
+from raytrace.scene import MAX_IMAGE_SIDE, MAX_SPP  # pure Python: no native build at import
 
-MAX_SIZE = 16384  # pixels per axis: 16384^2 x 3 float32 is already 3 GiB of accumulation buffer
-MAX_SPP = 4096
 PROGRESS_STEPS = 1000  # resolution of the progress bar; render() reports fractions
 
 
@@ -66,8 +65,8 @@ def describe_backend(requested: str) -> tuple[str, str]:
 @click.argument("scene_path", metavar="SCENE.toml", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG to write [default: <scene name>.png in the current folder].")
-@click.option("--width", type=int, default=None, help=f"Image width, 1..{MAX_SIZE} [default: the scene's].")
-@click.option("--height", type=int, default=None, help=f"Image height, 1..{MAX_SIZE} [default: the scene's].")
+@click.option("--width", type=int, default=None, help=f"Image width, 1..{MAX_IMAGE_SIDE} [default: the scene's].")
+@click.option("--height", type=int, default=None, help=f"Image height, 1..{MAX_IMAGE_SIDE} [default: the scene's].")
 @click.option("--spp", type=int, default=None, help=f"Samples per pixel, 1..{MAX_SPP} [default: the scene's].")
 @click.option("--renderer", default="queue", show_default=True,
               help="queue (tile-based persistent wavefront on a GPU queue) or compaction (the baseline).")
@@ -87,8 +86,8 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
     # 1. What can be checked without the scene: no file is read yet, nothing is allocated.
     output = output if output is not None else Path(f"{scene_path.stem}.png")
     check_png_path(output, "-o")
-    check_range("--width", width, 1, MAX_SIZE)
-    check_range("--height", height, 1, MAX_SIZE)
+    check_range("--width", width, 1, MAX_IMAGE_SIDE)
+    check_range("--height", height, 1, MAX_IMAGE_SIDE)
     check_range("--spp", spp, 1, MAX_SPP)
     if threads is not None and threads < 1:
         raise GQError(f"--threads must be at least 1, got {threads}")
@@ -111,8 +110,8 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
     # 2. The scene, with the overrides; then what depends on the final image size.
     scene = load_scene(scene_path).with_image(width=width, height=height, spp=spp)
     where = f" (scene {scene_path})"
-    check_range("width", scene.width, 1, MAX_SIZE, where)
-    check_range("height", scene.height, 1, MAX_SIZE, where)
+    check_range("width", scene.width, 1, MAX_IMAGE_SIDE, where)
+    check_range("height", scene.height, 1, MAX_IMAGE_SIDE, where)
     check_range("spp", scene.spp, 1, MAX_SPP, where)
     if not (1 <= tx <= scene.width and 1 <= ty <= scene.height):
         raise GQError(f"--tiles {tiles}: each count must be at least 1 and at most the image size in that axis "
@@ -186,8 +185,8 @@ def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats,
     """Rays per second of the queue renderer on each queue vs the compaction baseline."""
     from raytrace.bench import run_bench, write_bench
 
-    check_range("--width", width, 1, MAX_SIZE)
-    check_range("--height", height, 1, MAX_SIZE)
+    check_range("--width", width, 1, MAX_IMAGE_SIDE)
+    check_range("--height", height, 1, MAX_IMAGE_SIDE)
     check_range("--spp", spp, 1, MAX_SPP)
     queues = parse_queue_list(queue_texts)
     for path in scene_paths:

@@ -22,13 +22,12 @@ from queues_cuda.queues import QUEUES
 
 from .bvh import Bvh
 from .bvh import build as build_bvh
+from .scene import MAX_IMAGE_SIDE, MAX_SPP
 
 RENDERERS = ("queue", "compaction")
 # How rays find primitives: a BVH (raytrace/bvh.py), or every primitive in turn (the reference
 # the BVH must agree with bit for bit).
 ACCELS = ("bvh", "none")
-MAX_SIDE = 16384
-MAX_SPP = 4096
 
 
 def parse_tiles(text: str) -> tuple[int, int]:
@@ -57,7 +56,7 @@ class RenderOptions:
 
 def validate_options(opts: RenderOptions) -> None:
     """Every check that can fail runs here, before anything is allocated or launched."""
-    for name, value, top in (("--width", opts.width, MAX_SIDE), ("--height", opts.height, MAX_SIDE),
+    for name, value, top in (("--width", opts.width, MAX_IMAGE_SIDE), ("--height", opts.height, MAX_IMAGE_SIDE),
                              ("--spp", opts.spp, MAX_SPP)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= top:
             raise GQError(f"{name}: expected an integer from 1 to {top}, got {value!r}")

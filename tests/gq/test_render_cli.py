@@ -4,15 +4,13 @@ line and exit 2 before anything renders or is written; a render writes its PNG a
 what it traced; a benchmark writes provenance, medians that leave the warm-up out, and ratios to
 the compaction baseline, and a chart when matplotlib is there.
 
-Where raytrace/render.py (or scene.py) is importable its RenderOptions, RenderResult,
-validate_options and parse_tiles are the real ones and only `render` (and `load_scene`) is faked;
-where it is not, a stub module written to the agreed API stands in for it during each test.
+RenderOptions, RenderResult, validate_options and parse_tiles are the real ones; only `render`
+and `load_scene` are faked.
 """
 
 import dataclasses
 import datetime
 import json
-import re
 import sys
 import types
 from collections import Counter
@@ -23,91 +21,13 @@ import numpy as np
 import pytest
 from PIL import Image
 
-import raytrace
 from gq.render_cli import bench, default_json_path, render
-from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
 
 SECONDS = {"compaction": 2.0, "glfq": 1.0, "sfq": 4.0}  # a queue not named here takes 3.0
 WARMUP_SECONDS = 100.0  # the first render of each configuration: it must never reach a median
 
 
-# ---- stand-ins for the modules being written alongside ------------------------------------------
-
-def _stub_render_module() -> types.ModuleType:
-    m = types.ModuleType("raytrace.render")
-    m.RENDERERS = ("queue", "compaction")
-
-    def parse_tiles(text):
-        match = re.fullmatch(r"\s*(\d+)\s*x\s*(\d+)\s*", text)
-        if not match:
-            raise GQError(f"--tiles: expected TXxTY, e.g. 8x8, got {text!r}")
-        return int(match[1]), int(match[2])
-
-    @dataclass
-    class RenderOptions:
-        width: int
-        height: int
-        spp: int
-        renderer: str = "queue"
-        queue: str = "glfq"
-        tiles: tuple = (8, 8)
-        backend: str = "auto"
-        threads: int | None = None
-        aov: bool = False
-
-    @dataclass
-    class RenderResult:
-        image: np.ndarray
-        rays: dict
-        seconds: float
-        backend: str
-        renderer: str
-        queue: str | None
-        nonfinite: int
-        aov: dict | None
-
-        @property
-        def total_rays(self):
-            return sum(self.rays.values())
-
-        @property
-        def mrays_per_s(self):
-            return self.total_rays / self.seconds / 1e6
-
-    def validate_options(opts):
-        pass
-
-    def render(scene, opts, progress=None):
-        raise AssertionError("the test replaces render")
-
-    m.parse_tiles, m.RenderOptions, m.RenderResult = parse_tiles, RenderOptions, RenderResult
-    m.validate_options, m.render = validate_options, render
-    return m
-
-
-def _stub_scene_module() -> types.ModuleType:
-    m = types.ModuleType("raytrace.scene")
-
-    class SceneError(GQError):
-        pass
-
-    m.SceneError = SceneError
-    m.load_scene = None  # the test replaces it
-    return m
-
-
-def _module(monkeypatch, name: str, stub):
-    """The real raytrace.<name> where it exists, else a stub installed for this test only."""
-    try:
-        return __import__(f"raytrace.{name}", fromlist=["_"])
-    except ModuleNotFoundError as exc:
-        if exc.name != f"raytrace.{name}":
-            raise
-    module = stub()
-    monkeypatch.setitem(sys.modules, f"raytrace.{name}", module)
-    monkeypatch.setattr(raytrace, name, module, raising=False)
-    return module
 
 
 @dataclass(frozen=True)
@@ -134,8 +54,8 @@ class Fake:
 
 @pytest.fixture
 def fake(monkeypatch):
-    rt = _module(monkeypatch, "render", _stub_render_module)
-    sc = _module(monkeypatch, "scene", _stub_scene_module)
+    import raytrace.render as rt
+    import raytrace.scene as sc
     f = Fake(rt, sc)
     seen = Counter()
 
