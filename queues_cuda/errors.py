@@ -33,6 +33,7 @@ ERROR_SITES = {
     10: "tile renderer re-enqueueing a ray into its tile queue (pixel)",
     11: "tile renderer waiting for a ray while rays are outstanding (samples finished)",
     12: "several queues in one warp: a retry, or a value from another queue (value or thread)",
+    13: "parBucketHeap level (level or key)",
 }
 
 

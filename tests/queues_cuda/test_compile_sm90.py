@@ -14,3 +14,10 @@ def test_compiles_for_sm90(queue, fault):
     defines = (FAULTS[fault][0],) if fault else ()
     compiler, size = compile_sm90(QUEUES[queue].kind_id, defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+def test_bucket_heap_compiles_for_sm90():
+    from queues_cuda.build import KERNEL_DIR
+
+    compiler, size = compile_sm90(0, (), KERNEL_DIR / "bucket_heap.cu")
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"

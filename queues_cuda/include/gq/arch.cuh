@@ -71,6 +71,7 @@ enum ErrorSite : uint32_t {
   kSiteTileEnqueue = 10,   // the tile renderer re-enqueueing a ray (raytrace/include/rt)
   kSiteTileIdle = 11,      // a tile-renderer worker finding no ray while rays are outstanding
   kSiteMultiQueue = 12,    // the several-queues-per-warp check (multi_queue.cuh)
+  kSiteBucketHeap = 13,    // parBucketHeap (bucket_heap.cuh): a level out of room, or a lost entry
 };
 
 // ---------------------------------------------------------------------------------------------
