@@ -219,7 +219,7 @@ def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats,
                 shown = target
 
         result = run_bench(scene_paths, width, height, spp, backend, queues, repeats=repeats, warmup=warmup,
-                           accel=accel, progress=progress)
+                           accel=accel, progress=progress, on_row=lambda rec: write_bench(rec, json_out))
 
     print_bench_table(result["rows"])
     note = write_bench(result, json_out, chart)

@@ -31,10 +31,13 @@ PLOT_HINT = "pip install 'gpu-queues[plot]'"
 
 def run_bench(scene_paths, width: int | None, height: int | None, spp: int | None, backend: str = "auto",
               queues=None, repeats: int = 5, warmup: int = 1, accel: str = "bvh",
-              progress: Callable[[float, str], None] | None = None) -> dict:
+              progress: Callable[[float, str], None] | None = None,
+              on_row: Callable[[dict], None] | None = None) -> dict:
     """Render every scene with the compaction baseline and the queue renderer on each queue.
 
-    ``width``/``height``/``spp`` of None keep the scene's own. ``queues`` None means all of
+    ``on_row(record)`` receives the record so far after each configuration, so a run that is
+    stopped part-way still leaves what it measured. ``width``/``height``/``spp`` of None keep the
+    scene's own. ``queues`` None means all of
     QUEUES. ``progress(fraction_done, what)`` is called from this thread as renders advance.
     Returns the JSON record: provenance, the settings and one row per (scene, configuration).
     Every input is checked, and every scene loaded, before the first render starts.
@@ -70,6 +73,18 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
             validate_options(opts)
             plan.append((path, scene, opts))
 
+    settings = {
+        "scenes": [str(p) for p in scene_paths],
+        "width": width, "height": height, "spp": spp,
+        "backend": backend, "backend_used": used,
+        "queues": names, "repeats": repeats, "warmup": warmup, "accel": accel,
+        "timing": f"median of {repeats} measured renders after {warmup} warm-up; "
+                  "CUDA events on the GPU, wall clock on the CPU; compilation excluded",
+    }
+
+    def record() -> dict:
+        return provenance(command=sys.argv, kind="render-bench", settings=settings, rows=list(rows))
+
     runs_each = warmup + repeats
     total = len(plan) * runs_each
     done = 0
@@ -103,16 +118,10 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
             # queue renderer's image must equal the baseline's bit for bit on the same device.
             row["identical_to_compaction"] = bool(np.array_equal(results[-1].image, base_image))
         rows.append(row)
+        if on_row:
+            on_row(record())
 
-    settings = {
-        "scenes": [str(p) for p in scene_paths],
-        "width": width, "height": height, "spp": spp,
-        "backend": backend, "backend_used": used,
-        "queues": names, "repeats": repeats, "warmup": warmup, "accel": accel,
-        "timing": f"median of {repeats} measured renders after {warmup} warm-up; "
-                  "CUDA events on the GPU, wall clock on the CPU; compilation excluded",
-    }
-    return provenance(command=sys.argv, kind="render-bench", settings=settings, rows=rows)
+    return record()
 
 
 def _row(path: Path, scene, opts, results: list) -> dict:
