@@ -1,0 +1,29 @@
+// host/sssp_cpu.cpp — the CPU build of the shortest-path algorithms (include/sssp), a C ABI for
+// ctypes. Returns 0 or the error code of the flag.
+#include <sssp/par_dijkstra.h>
+
+#include <vector>
+
+extern "C" {
+
+uint32_t sssp_par_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
+                           uint32_t source, double limit, uint32_t d, double* dist, int64_t* pred, uint64_t* stats,
+                           uint32_t* err_words) {
+  const uint32_t levels = gq::BucketHeap::levels_for(n, d);
+  std::vector<gq::HeapEntry> mem(gq::BucketHeap::entries(d, levels));
+  std::vector<uint32_t> sizes(2 * levels, 0);
+  std::vector<gq::HeapEntry> batch(d);
+  std::vector<int64_t> slot_of(n);
+  std::vector<uint8_t> settled(n);
+  const gq::BucketHeap heap{mem.data(), sizes.data(), d, levels};
+  sssp::Stats st{0, 0, 0, 0};
+  sssp::par_dijkstra(sssp::Csr{indptr, indices, weights, n}, source, limit, heap, batch.data(), slot_of.data(), dist,
+                     pred, settled.data(), st, gq::ErrorFlag{err_words});
+  stats[0] = st.rounds;
+  stats[1] = st.relaxations;
+  stats[2] = st.improvements;
+  stats[3] = st.heap_updates;
+  return gq::load<gq::mo::acquire>(err_words);
+}
+
+}  // extern "C"
