@@ -95,3 +95,14 @@ def test_bad_source_and_backend():
         sssp(g, indices=10, backend="cpu")
     with pytest.raises(GQError, match="--algorithm"):
         sssp(g, algorithm="bellman")
+
+
+def test_kernels_compile_for_sm90():
+    from pathlib import Path
+
+    from queues_cuda.build import INCLUDE_DIR, compile_sm90
+
+    root = Path(__file__).resolve().parents[2] / "sssp_demo"
+    compiler, size = compile_sm90(0, (), root / "kernels" / "par_dijkstra.cu",
+                                  include_dirs=(INCLUDE_DIR, root / "include"))
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"
