@@ -35,6 +35,7 @@ typedef unsigned char uint8_t;
 
 #if !GQ_DEVICE_BUILD
 #include <sched.h>
+#include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
@@ -283,6 +284,12 @@ GQ_INLINE void sync_lanes(uint32_t) {}
 
 // Backoff on the CPU: a pause while the wait is short, then give the core away, since the
 // runtime oversubscribes cores and the partner we wait for may need this one.
+GQ_INLINE uint64_t host_now_ns() {
+  timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
 GQ_INLINE void backoff(uint32_t& ns) {
   if (ns < 256u) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -301,7 +308,8 @@ GQ_INLINE void backoff(uint32_t& ns) {
 // the budget runs out the loop records (code, site, detail) in the error flag and gives up, so a
 // bug or a non-resident partner ends the kernel with a message instead of hanging it.
 // The default is about a second of waiting on either build: a GPU step backs off up to 256 ns,
-// a host step yields the core to up to 63 other oversubscribed threads, so it gets 16x fewer.
+// a host step yields the core to up to 63 other oversubscribed threads, so it gets 16x fewer
+// (and a host wait also lasts at least GQ_HOST_MIN_WAIT_NS, below).
 #ifndef GQ_SPIN_BUDGET
 #if GQ_DEVICE_BUILD
 #define GQ_SPIN_BUDGET (1u << 22)
@@ -331,13 +339,26 @@ struct ErrorFlag {
 #define GQ_CLAIM_BUDGET (1u << 28)
 #endif
 
+// On the CPU a thread can also be kept off its core by other processes, for longer than any
+// step count predicts; there a budget also needs this much wall time since the wait began.
+#ifndef GQ_HOST_MIN_WAIT_NS
+#define GQ_HOST_MIN_WAIT_NS 2000000000ull
+#endif
+
 struct Spin {
   uint32_t left = GQ_SPIN_BUDGET;
   uint32_t ns = 8;
+#if !GQ_DEVICE_BUILD
+  uint64_t began = 0;
+#endif
   GQ_HD Spin() = default;
   GQ_HD explicit Spin(uint32_t budget) : left(budget) {}
   // One more wait step; false once the budget is gone (the flag is then raised).
   GQ_HD GQ_INLINE bool step(const ErrorFlag& err, uint32_t site, uint64_t detail) {
+#if !GQ_DEVICE_BUILD
+    if (began == 0) began = host_now_ns();
+    if (left == 0u && !err.raised() && host_now_ns() - began < GQ_HOST_MIN_WAIT_NS) left = 1024u;
+#endif
     if (left == 0u || err.raised()) {
       err.raise(kSpinBudget, site, detail);
       return false;

@@ -72,17 +72,29 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
                                  uint32_t home, uint32_t tid, uint64_t total, uint64_t* samples_done,
                                  RayCounts& c, const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
-  // An idle round tries every tile's queue, so the wait budget is split over the tiles: a lost
-  // ray still ends the kernel within seconds, not minutes.
+  // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
+  // wait ends when the count moves. On the GPU an idle round tries every tile's queue, so the
+  // budget is split over the tiles (a lost ray ends the kernel within seconds, not minutes); on
+  // the CPU a round also yields the core, and a busy machine may not give it back for a while.
+#if GQ_DEVICE_BUILD
   const uint32_t idle_budget = GQ_SPIN_BUDGET / tiles > 4096u ? GQ_SPIN_BUDGET / tiles : 4096u;
+#else
+  const uint32_t idle_budget = GQ_SPIN_BUDGET;
+#endif
   gq::Spin idle(idle_budget);
+  uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   while (gq::load<gq::mo::acquire>(samples_done) < total) {
     uint32_t pixel = 0;
     bool got = false;
     for (uint32_t k = 0; k < tiles && !got; ++k) got = tq.queue((home + k) % tiles).try_dequeue(&pixel, tid, err);
     if (err.raised()) return;
     if (!got) {
-      if (!idle.step(err, gq::kSiteTileIdle, gq::load<gq::mo::relaxed>(samples_done))) return;
+      const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
+      if (now != seen) {  // someone finished a sample: the wait starts over
+        seen = now;
+        idle = gq::Spin(idle_budget);
+      }
+      if (!idle.step(err, gq::kSiteTileIdle, now)) return;
       continue;
     }
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
