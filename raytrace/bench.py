@@ -136,6 +136,8 @@ def _row(path: Path, scene, opts, results: list) -> dict:
         "renderer": opts.renderer,
         "queue": opts.queue if opts.renderer != BASELINE else None,
         "backend": results[-1].backend,
+        "accel": opts.accel,
+        "threads": int(results[-1].threads),
         "mrays_per_s": _spread(mrays),
         "seconds": _spread(seconds),
         "seconds_each": [round(s, 6) for s in seconds],
