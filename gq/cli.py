@@ -12,6 +12,7 @@ import click
 
 from gq import __version__
 from gq.info_cli import info
+from gq.plan_cli import plan
 from gq.queues_cli import queues
 from gq.render_cli import bench, render
 from queues_cuda.errors import GQError, KernelError
@@ -26,6 +27,7 @@ def main() -> None:
       gq info                  what this machine offers (backends, GPU, compilers, cache)
       gq render SCENE.toml     render a scene to PNG (tile queues, or stream compaction)
       gq bench render ...      rays per second of every queue against the compaction baseline
+      gq plan MAP.png          the cheapest route across a map (or --generate maze)
       gq queues check ...      prove a queue linearizable and FIFO on this machine
     """
 
@@ -34,6 +36,7 @@ main.add_command(info)
 main.add_command(queues)
 main.add_command(render)
 main.add_command(bench)
+main.add_command(plan)
 
 
 def run(argv: list[str] | None = None) -> None:

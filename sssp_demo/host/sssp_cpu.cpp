@@ -2,6 +2,7 @@
 // ctypes. Returns 0 or the error code of the flag.
 #include <sssp/par_dijkstra.h>
 
+#include <memory>
 #include <vector>
 
 extern "C" {
@@ -10,12 +11,14 @@ uint32_t sssp_par_dijkstra(const int64_t* indptr, const int32_t* indices, const 
                            uint32_t source, double limit, uint32_t d, double* dist, int64_t* pred, uint64_t* stats,
                            uint32_t* err_words) {
   const uint32_t levels = gq::BucketHeap::levels_for(n, d);
-  std::vector<gq::HeapEntry> mem(gq::BucketHeap::entries(d, levels));
+  // Left uninitialised (the heap writes before it reads): zero-filling hundreds of MB of levels
+  // that a run may never reach cost more than the run.
+  std::unique_ptr<gq::HeapEntry[]> mem(new gq::HeapEntry[gq::BucketHeap::entries(d, levels)]);
   std::vector<uint32_t> sizes(2 * levels, 0);
   std::vector<gq::HeapEntry> batch(d);
   std::vector<int64_t> slot_of(n);
   std::vector<uint8_t> settled(n);
-  const gq::BucketHeap heap{mem.data(), sizes.data(), d, levels};
+  const gq::BucketHeap heap{mem.get(), sizes.data(), d, levels};
   sssp::Stats st{0, 0, 0, 0};
   sssp::par_dijkstra(sssp::Csr{indptr, indices, weights, n}, source, limit, heap, batch.data(), slot_of.data(), dist,
                      pred, settled.data(), st, gq::ErrorFlag{err_words});

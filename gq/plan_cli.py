@@ -1,0 +1,71 @@
+"""`gq plan`: the exact cheapest 8-connected route across a map, drawn over it.
+
+The map is a PNG (dark pixels are walls, brighter pixels are cheaper: sssp_demo/maps.py has the
+mapping) or a generated maze or terrain. The grid becomes a graph (sssp_demo/maps.py
+`grid_graph`), the shortest paths from the start come from `sssp_demo.sssp` (parDijkstra over
+parBucketHeap, or scipy's dijkstra as the reference), and the route is drawn into a PNG.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from queues_cuda.backend import BACKENDS
+from queues_cuda.errors import GQError
+
+
+@click.command()
+@click.argument("map_path", metavar="[MAP.png]", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--generate", type=str, default=None, help="Plan on a generated map instead: maze or terrain.")
+@click.option("--size", type=int, default=1024, show_default=True, help="Side of a generated map, pixels.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of a generated map.")
+@click.option("--start", type=str, default=None, help="X,Y of the start [default: the passable pixel nearest the top-left].")
+@click.option("--goal", type=str, default=None, help="X,Y of the goal [default: the passable pixel nearest the bottom-right].")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("route.png"),
+              show_default=True, help="PNG of the map with the route.")
+@click.option("--algorithm", default="pardijkstra", show_default=True, help="pardijkstra or scipy (the reference).")
+@click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
+def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend) -> int:
+    """Find and draw the cheapest route across MAP.png (or a generated map)."""
+    from sssp_demo import maps
+    from sssp_demo.sssp import ALGORITHMS, sssp
+
+    if (map_path is None) == (generate is None):
+        raise GQError("give a map file or --generate maze|terrain (one of the two)")
+    if generate is not None and generate not in maps.MAP_GENERATORS:
+        raise GQError(f"--generate: unknown map {generate!r}; allowed: {', '.join(maps.MAP_GENERATORS)}")
+    if algorithm not in ALGORITHMS:
+        raise GQError(f"--algorithm: unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
+    if backend not in BACKENDS:
+        raise GQError(f"--backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if backend == "cuda":
+        raise GQError("--backend cuda: the GPU shortest-path kernels are not built yet; use --backend cpu")
+    if output.suffix.lower() != ".png":
+        raise GQError(f"-o: the route is drawn as a PNG, so the name must end in .png, got {str(output)!r}")
+    if not output.resolve().parent.is_dir():
+        raise GQError(f"-o {output}: the folder {output.resolve().parent} does not exist")
+
+    cost = maps.load_map(map_path) if map_path is not None else maps.MAP_GENERATORS[generate](size, seed)
+    graph, passable = maps.grid_graph(cost)
+    height, width = cost.shape
+    corners = maps.corner_points(cost)
+    sx, sy = maps.parse_point(start, "--start", cost.shape, passable) if start else corners[0]
+    gx, gy = maps.parse_point(goal, "--goal", cost.shape, passable) if goal else corners[1]
+    source, target = sy * width + sx, gy * width + gx
+
+    used = "cpu"  # the only shortest-path backend built so far (auto takes it, and says so)
+    click.echo(f"planning on a {width}x{height} map ({graph.nnz:,} edges) from {sx},{sy} to {gx},{gy}: "
+               f"{algorithm}, backend {used}")
+    started = time.perf_counter()
+    dist, pred = sssp(graph, indices=source, algorithm=algorithm, backend=used)
+    seconds = time.perf_counter() - started
+    route = maps.route_from_predecessors(pred, source, target, width=width)
+    _, length = maps.route_cost_and_length(cost, route)
+    maps.draw_route(cost, route, output)
+    click.echo(f"cost {dist[target]:.3f}  length {length:.1f} px  ({len(route):,} pixels)")
+    click.echo(f"time {seconds:.3f} s (shortest paths from the start to every pixel)")
+    click.echo(f"wrote {output}")
+    return 0
