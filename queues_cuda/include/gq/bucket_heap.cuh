@@ -140,9 +140,9 @@ struct BucketHeap {
     // Which live entries stay: all, none (an empty bucket: Fill brings the smallest back), or
     // those no larger than `bound`.
     enum { kAll, kNone, kBound } rule = !deeper ? kAll : nb(i) == 0 ? kNone : kBound;
-    HeapEntry bound = bucket(i)[0];
-    for (uint32_t j = 1; rule == kBound && j < nb(i); ++j)
-      if (heap_less(bound, bucket(i)[j])) bound = bucket(i)[j];
+    HeapEntry bound{0.0, 0u, kHeapUpdate};
+    for (uint32_t j = 0; rule == kBound && j < nb(i); ++j)
+      if (j == 0 || heap_less(bound, bucket(i)[j])) bound = bucket(i)[j];
     const uint32_t m = merge(signal(i), ns(i), bucket(i), nb(i), merged);
     auto stays = [&](const HeapEntry& e) {
       return e.kind != kHeapDelete && (rule == kAll || (rule == kBound && !heap_less(bound, e)));
