@@ -15,6 +15,7 @@ from gq.info_cli import info
 from gq.plan_cli import plan
 from gq.queues_cli import queues
 from gq.render_cli import bench, render
+from gq.sssp_cli import sssp
 from queues_cuda.errors import GQError, KernelError
 
 
@@ -28,6 +29,7 @@ def main() -> None:
       gq render SCENE.toml     render a scene to PNG (tile queues, or stream compaction)
       gq bench render ...      rays per second of every queue against the compaction baseline
       gq plan MAP.png          the cheapest route across a map (or --generate maze)
+      gq sssp GRAPH            shortest paths from one source (or --generate seed-dag)
       gq queues check ...      prove a queue linearizable and FIFO on this machine
     """
 
@@ -37,6 +39,7 @@ main.add_command(queues)
 main.add_command(render)
 main.add_command(bench)
 main.add_command(plan)
+main.add_command(sssp)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -26,8 +26,10 @@ from queues_cuda import build as qbuild
 from queues_cuda.backend import BACKENDS
 from queues_cuda.errors import GQError, raise_if_flagged
 
+from . import graph_io
+
 ALGORITHMS = ("pardijkstra", "scipy")
-NO_PREDECESSOR = -9999
+NO_PREDECESSOR = graph_io.NO_PREDECESSOR
 MAX_BATCH = 4096
 PACKAGE_DIR = Path(__file__).resolve().parent
 

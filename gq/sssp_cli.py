@@ -1,0 +1,104 @@
+"""`gq sssp`: single-source shortest paths on a graph file or a generated graph.
+
+    gq sssp graph.mtx --source 0 --algorithm pardijkstra -o result.npz
+    gq sssp --generate seed-dag --param n=30000 --param m=1000000 --check
+
+Reads Matrix Market or edge lists (sssp_demo/graph_io.py) or builds a generator's graph
+(sssp_demo/generators.py), runs the algorithm (sssp_demo/sssp.py), writes ``distances``
+(float64, inf where unreachable) and ``predecessors`` (int64, -9999 where none) into the .npz,
+and prints the time and the work done; ``--check`` compares with scipy's dijkstra.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import click
+
+from queues_cuda.backend import BACKENDS
+from queues_cuda.errors import GQError
+
+
+def parse_params(texts, spec) -> dict:
+    """The generator's defaults, overridden by ``--param n=30000`` pairs (checked by name and type)."""
+    allowed = {p.name: p for p in spec.parameters}
+    values = {p.name: p.default for p in spec.parameters}
+    for text in texts:
+        name, sep, raw = text.partition("=")
+        name = name.strip()
+        if not sep or name not in allowed:
+            raise GQError(f"--param: expected NAME=VALUE with NAME one of {', '.join(allowed)}, got {text!r}")
+        kind = allowed[name].type
+        try:
+            values[name] = (raw.strip().lower() in ("1", "true", "yes")) if kind is bool else kind(raw)
+        except ValueError:
+            what = {int: "an integer", float: "a number"}.get(kind, kind.__name__)
+            raise GQError(f"--param {name}: expected {what}, got {raw!r}") from None
+    return values
+
+
+@click.command()
+@click.argument("graph_path", metavar="[GRAPH]", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--generate", default=None, help="Build a graph instead: seed-dag, road, rmat or delaunay.")
+@click.option("--param", "params", multiple=True, help="A generator parameter, NAME=VALUE (repeat).")
+@click.option("--source", type=int, default=0, show_default=True, help="Source vertex (0-indexed).")
+@click.option("--algorithm", default="pardijkstra", show_default=True, help="pardijkstra or scipy.")
+@click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write distances and predecessors to this .npz.")
+@click.option("--check", is_flag=True, help="Compare the result with scipy's dijkstra.")
+def sssp(graph_path, generate, params, source, algorithm, backend, output, check) -> int:
+    """Shortest paths from one source on GRAPH (.mtx, or an edge list) or a generated graph."""
+    from sssp_demo import generators, graph_io
+    from sssp_demo.sssp import ALGORITHMS, SsspStats
+    from sssp_demo.sssp import sssp as run_sssp
+
+    if (graph_path is None) == (generate is None):
+        raise GQError("give a graph file or --generate NAME (one of the two)")
+    if generate is not None and generate not in generators.GENERATORS:
+        raise GQError(f"--generate: unknown generator {generate!r}; allowed: {', '.join(generators.GENERATORS)}")
+    if params and generate is None:
+        raise GQError("--param applies to --generate only")
+    if algorithm not in ALGORITHMS:
+        raise GQError(f"--algorithm: unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
+    if backend not in BACKENDS:
+        raise GQError(f"--backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if output is not None:
+        if output.suffix.lower() != ".npz":
+            raise GQError(f"-o: the result is a NumPy .npz, so the name must end in .npz, got {str(output)!r}")
+        if not output.resolve().parent.is_dir():
+            raise GQError(f"-o {output}: the folder {output.resolve().parent} does not exist")
+
+    if generate is not None:
+        spec = generators.GENERATORS[generate]
+        graph = spec.function(**parse_params(params, spec))
+        what = f"{generate} ({', '.join(params) or 'defaults'})"
+    else:
+        graph = graph_io.read_graph(graph_path)
+        what = str(graph_path)
+    graph_io.validate_csgraph(graph, source=source)
+    used = "cpu" if backend == "auto" else backend  # the GPU kernels are not built yet (sssp says so)
+    click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; {algorithm} from {source}, backend {used}")
+    stats = SsspStats()
+    started = time.perf_counter()
+    dist, pred = run_sssp(graph, indices=source, algorithm=algorithm, backend=used, stats=stats)
+    seconds = time.perf_counter() - started
+    reached = int((dist < float("inf")).sum())
+    click.echo(f"time {seconds:.3f} s; {reached:,} vertices reached")
+    if algorithm == "pardijkstra":
+        click.echo(f"rounds {stats.rounds:,}  relaxations {stats.relaxations:,}  improvements {stats.improvements:,}  "
+                   f"heap updates {stats.heap_updates:,}")
+    if output is not None:
+        graph_io.write_result(output, dist, pred)
+        click.echo(f"wrote {output}")
+    if check:
+        from sssp_demo.reference import check_distances
+
+        problems = check_distances(graph, source, dist, pred)
+        if problems:
+            for p in problems[:10]:
+                click.echo(f"gq: check: {p}", err=True)
+            return 1
+        click.echo("check: distances equal scipy's; every predecessor realises its distance")
+    return 0

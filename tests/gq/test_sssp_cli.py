@@ -1,0 +1,60 @@
+"""`gq sssp` as a user meets it: a graph file or a generated graph in, distances and
+predecessors out (checked against scipy), and every bad input one line with exit code 2."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.io
+import scipy.sparse as sp
+
+from gq import cli
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        cli.run([str(a) for a in args])
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_seed_dag_closed_form_and_result_file(tmp_path, capsys):
+    out_npz = tmp_path / "r.npz"
+    code, out, err = run(capsys, "sssp", "--generate", "seed-dag", "--param", "n=500", "--param", "m=20000",
+                         "--check", "-o", out_npz)
+    assert code == 0, err
+    assert "improvements 20,000" in out  # every extra edge is a successful decrease-key
+    with np.load(out_npz) as r:
+        assert r["distances"].dtype == np.float64 and r["predecessors"].dtype == np.int64
+        assert np.array_equal(r["distances"], np.arange(500.0))
+
+
+@pytest.mark.parametrize("algorithm", ["pardijkstra", "scipy"])
+def test_matrix_market_file(tmp_path, capsys, algorithm):
+    rng = np.random.default_rng(2)
+    g = sp.random(300, 300, density=0.02, random_state=3, format="coo")
+    g.data = rng.integers(1, 9, g.nnz).astype(float)
+    scipy.io.mmwrite(tmp_path / "g.mtx", g)
+    code, out, err = run(capsys, "sssp", tmp_path / "g.mtx", "--source", 5, "--algorithm", algorithm, "--check")
+    assert code == 0, err
+    assert "distances equal scipy's" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    ((), "give a graph file or --generate"),
+    (("--generate", "kron"), "unknown generator 'kron'"),
+    (("--generate", "road", "--param", "lanes=2"), "--param"),
+    (("--generate", "road", "--param", "rows=x"), "expected an integer"),
+    (("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "--source", "10"), "source"),
+    (("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "--backend", "cuda"), "--backend cuda"),
+    (("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "-o", "r.txt"), ".npz"),
+])
+def test_bad_input_is_one_line_exit_2(capsys, args, message):
+    code, out, err = run(capsys, "sssp", *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_negative_weight_file(tmp_path, capsys):
+    (tmp_path / "neg.txt").write_text("0 1 2.0\n1 2 -1.5\n")
+    code, _, err = run(capsys, "sssp", tmp_path / "neg.txt")
+    assert code == 2 and "neg.txt" in err and "negative" in err
