@@ -26,7 +26,8 @@ from queues_cuda.errors import GQError
 @click.option("--goal", type=str, default=None, help="X,Y of the goal [default: the passable pixel nearest the bottom-right].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("route.png"),
               show_default=True, help="PNG of the map with the route.")
-@click.option("--algorithm", default="pardijkstra", show_default=True, help="pardijkstra or scipy (the reference).")
+@click.option("--algorithm", default="pardijkstra", show_default=True,
+              help="pardijkstra, pardijkstra-batched or scipy (the reference).")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend) -> int:
     """Find and draw the cheapest route across MAP.png (or a generated map)."""

@@ -8,7 +8,8 @@
 extern "C" {
 
 uint32_t sssp_par_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
-                           uint32_t source, double limit, uint32_t d, double* dist, int64_t* pred, uint64_t* stats,
+                           uint32_t source, double limit, double w_min, uint32_t d, double* dist, int64_t* pred,
+                           uint64_t* stats,
                            uint32_t* err_words) {
   const uint32_t levels = gq::BucketHeap::levels_for(n, d);
   // Left uninitialised (the heap writes before it reads): zero-filling hundreds of MB of levels
@@ -18,10 +19,11 @@ uint32_t sssp_par_dijkstra(const int64_t* indptr, const int32_t* indices, const 
   std::vector<gq::HeapEntry> batch(d);
   std::vector<int64_t> slot_of(n);
   std::vector<uint8_t> settled(n);
+  std::vector<uint32_t> round(n);
   const gq::BucketHeap heap{mem.get(), sizes.data(), d, levels};
   sssp::Stats st{0, 0, 0, 0};
-  sssp::par_dijkstra(sssp::Csr{indptr, indices, weights, n}, source, limit, heap, batch.data(), slot_of.data(), dist,
-                     pred, settled.data(), st, gq::ErrorFlag{err_words});
+  sssp::par_dijkstra(sssp::Csr{indptr, indices, weights, n}, source, limit, w_min, heap, batch.data(), slot_of.data(),
+                     round.data(), dist, pred, settled.data(), st, gq::ErrorFlag{err_words});
   stats[0] = st.rounds;
   stats[1] = st.relaxations;
   stats[2] = st.improvements;

@@ -49,11 +49,26 @@ def check_against_scipy(g, source, **kw):
     return dist, pred
 
 
+ALGORITHMS = ["pardijkstra", "pardijkstra-batched"]
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
 @pytest.mark.parametrize("seed", range(10))
 @pytest.mark.parametrize("n, m, d", [(1, 0, None), (2, 1, None), (50, 200, None), (300, 3000, 2), (1000, 4000, None)])
-def test_equals_scipy_on_random_graphs(seed, n, m, d):
-    g = random_graph(seed, n, m)
-    check_against_scipy(g, seed % n, d=d)
+def test_equals_scipy_on_random_graphs(algorithm, seed, n, m, d):
+    g = random_graph(seed, n, m, zero_frac=0.1 if seed % 2 else 0.0)
+    check_against_scipy(g, seed % n, d=d, algorithm=algorithm)
+
+
+def test_batched_rounds_are_fewer_and_exact():
+    g = random_graph(4, 2000, 20000, zero_frac=0.0)
+    g.data += 10.0  # weights 11..29: the minimum plus 11 settles many vertices at once
+    rounds = {}
+    for algorithm in ALGORITHMS:
+        stats = SsspStats()
+        check_against_scipy(g, 0, algorithm=algorithm, stats=stats)
+        rounds[algorithm] = stats.rounds
+    assert rounds["pardijkstra-batched"] * 3 < rounds["pardijkstra"], rounds
 
 
 def test_seed_dag_closed_form():
@@ -72,9 +87,10 @@ def test_seed_dag_closed_form():
     assert stats.rounds == n and stats.relaxations == g.nnz
 
 
-def test_limit_and_several_sources():
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+def test_limit_and_several_sources(algorithm):
     g = random_graph(3, 200, 1500, zero_frac=0.0)
-    check_against_scipy(g, 0, limit=15.0)
+    check_against_scipy(g, 0, limit=15.0, algorithm=algorithm)
     dist = sssp(g, indices=[0, 5], backend="cpu", return_predecessors=False)
     assert dist.shape == (2, 200) and np.array_equal(dist, dijkstra(g, indices=[0, 5]))
 

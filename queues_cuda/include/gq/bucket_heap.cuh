@@ -229,6 +229,18 @@ struct BucketHeap {
     return true;
   }
 
+  // The entry ExtractMin would return, left in place; false when the heap is empty.
+  GQ_HD bool peek_min(HeapEntry* out, const ErrorFlag& err) const {
+    if ((ns(0) > 0 || nb(0) == 0) && !resolve(0, err)) return false;
+    if (nb(0) == 0) return false;
+    const HeapEntry* B = bucket(0);
+    uint32_t best = 0;
+    for (uint32_t j = 1; j < nb(0); ++j)
+      if (heap_less(B[j], B[best])) best = j;
+    *out = B[best];
+    return true;
+  }
+
   // ExtractMin: the entry with the smallest (priority, key); false when the heap is empty.
   GQ_HD bool extract_min(HeapEntry* out, const ErrorFlag& err) const {
     // Anything pending in S_0 (an update, or a DEL of a key in B_0) must be applied first.
