@@ -10,8 +10,10 @@ unreachable; predecessors int64 with scipy's -9999 where there is none.
 Algorithms: ``pardijkstra`` (seed 000: Dijkstra's rounds over parBucketHeap, BulkUpdate batches
 of up to d entries, d = the largest out-degree unless given), ``pardijkstra-batched`` (each round
 settles every vertex within the smallest edge weight of the minimum: Crauser et al.'s criterion,
-exact, far fewer rounds where weights are large against the spread of distances) and ``scipy``
-(the reference).
+exact, far fewer rounds where weights are large against the spread of distances), the
+baselines ``near-far`` (delta-stepping with a near and a far pile, Delta = 32 x mean weight /
+mean degree unless given, as Davidson et al. choose it) and ``bellman-ford`` (the frontier
+"workfront sweep"), and ``scipy`` (the reference).
 Backends: the CPU build of the native code today; the GPU kernels come with the rest of the
 shortest-path issue, and asking for them says so instead of quietly using the CPU.
 """
@@ -31,7 +33,7 @@ from queues_cuda.errors import GQError, raise_if_flagged
 
 from . import graph_io
 
-ALGORITHMS = ("pardijkstra", "pardijkstra-batched", "scipy")
+ALGORITHMS = ("pardijkstra", "pardijkstra-batched", "near-far", "bellman-ford", "scipy")
 NO_PREDECESSOR = graph_io.NO_PREDECESSOR
 MAX_BATCH = 4096
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -55,7 +57,12 @@ def _library() -> ctypes.CDLL:
         include_dirs=(qbuild.INCLUDE_DIR, PACKAGE_DIR / "include"))))
     u32, p = ctypes.c_uint32, ctypes.c_void_p
     lib.sssp_par_dijkstra.restype = u32
-    lib.sssp_par_dijkstra.argtypes = [p, p, p, u32, u32, ctypes.c_double, ctypes.c_double, u32, p, p, p, p]
+    f64 = ctypes.c_double
+    lib.sssp_par_dijkstra.argtypes = [p, p, p, u32, u32, f64, f64, u32, p, p, p, p]
+    lib.sssp_bellman_ford.restype = u32
+    lib.sssp_bellman_ford.argtypes = [p, p, p, u32, u32, f64, p, p, p]
+    lib.sssp_near_far.restype = u32
+    lib.sssp_near_far.argtypes = [p, p, p, u32, u32, f64, f64, p, p, p]
     return lib
 
 
@@ -77,7 +84,8 @@ def as_csr(csgraph):
 
 
 def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "auto",
-         return_predecessors: bool = True, limit: float = np.inf, d: int | None = None, stats: SsspStats | None = None):
+         return_predecessors: bool = True, limit: float = np.inf, d: int | None = None, stats: SsspStats | None = None,
+         delta: float | None = None):
     """Shortest paths from `indices` (an int, or a sequence: one row per source, like scipy)."""
     if algorithm not in ALGORITHMS:
         raise GQError(f"--algorithm: unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
@@ -97,6 +105,10 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
     if d is None:
         d = int(np.diff(indptr).max(initial=1)) if n else 1
     d = max(1, min(int(d), MAX_BATCH))
+    if delta is None:
+        delta = near_far_delta(w, n)
+    if not delta > 0:
+        raise GQError(f"delta: expected a number > 0, got {delta!r}")
     dist = np.empty((len(sources), n), np.float64)
     pred = np.empty((len(sources), n), np.int64)
     for row, s in enumerate(sources):
@@ -112,16 +124,29 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
         out = np.zeros(4, np.uint64)
         err = np.zeros(4, np.uint32)
         ptr = lambda a: a.ctypes.data  # noqa: E731
-        w_min = (float(w.min()) if w.size else 0.0) if algorithm == "pardijkstra-batched" else -1.0
-        lib.sssp_par_dijkstra(ptr(indptr), ptr(idx), ptr(w), n, int(s), float(limit), w_min, d, ptr(dist[row]),
-                              ptr(pred[row]), ptr(out), ptr(err))
-        raise_if_flagged(err, "sssp_par_dijkstra[cpu]", f"{n} vertices, source {int(s)}, d={d}")
+        graph = (ptr(indptr), ptr(idx), ptr(w), n, int(s), float(limit))
+        if algorithm == "bellman-ford":
+            lib.sssp_bellman_ford(*graph, ptr(dist[row]), ptr(pred[row]), ptr(out))
+        elif algorithm == "near-far":
+            lib.sssp_near_far(*graph, float(delta), ptr(dist[row]), ptr(pred[row]), ptr(out))
+        else:
+            w_min = (float(w.min()) if w.size else 0.0) if algorithm == "pardijkstra-batched" else -1.0
+            lib.sssp_par_dijkstra(*graph, w_min, d, ptr(dist[row]), ptr(pred[row]), ptr(out), ptr(err))
+        raise_if_flagged(err, f"sssp_{algorithm}[cpu]", f"{n} vertices, source {int(s)}, d={d}")
         if stats is not None:
             for name, value in zip(("rounds", "relaxations", "improvements", "heap_updates"), out):
                 setattr(stats, name, getattr(stats, name) + int(value))
     if np.ndim(indices) == 0:
         dist, pred = dist[0], pred[0]
     return (dist, pred) if return_predecessors else dist
+
+
+def near_far_delta(weights: np.ndarray, n: int) -> float:
+    """Davidson et al.'s Delta: warp width (32) x mean edge weight / mean out-degree."""
+    if weights.size == 0 or n == 0:
+        return 1.0
+    mean_w = float(weights.mean())
+    return max(32.0 * mean_w / (weights.size / n), 1e-300) if mean_w > 0 else 1.0
 
 
 def reconstruct_path(pred: np.ndarray, target: int) -> list[int]:
