@@ -15,7 +15,7 @@ from gq.info_cli import info
 from gq.plan_cli import plan
 from gq.queues_cli import queues
 from gq.render_cli import bench, render
-from gq.sssp_cli import sssp
+from gq.sssp_cli import bench_sssp, sssp
 from queues_cuda.errors import GQError, KernelError
 
 
@@ -28,6 +28,7 @@ def main() -> None:
       gq info                  what this machine offers (backends, GPU, compilers, cache)
       gq render SCENE.toml     render a scene to PNG (tile queues, or stream compaction)
       gq bench render ...      rays per second of every queue against the compaction baseline
+      gq bench sssp ...        every shortest-path algorithm on growing graphs (time vs edges)
       gq plan MAP.png          the cheapest route across a map (or --generate maze)
       gq sssp GRAPH            shortest paths from one source (or --generate seed-dag)
       gq queues check ...      prove a queue linearizable and FIFO on this machine
@@ -40,6 +41,7 @@ main.add_command(render)
 main.add_command(bench)
 main.add_command(plan)
 main.add_command(sssp)
+bench.add_command(bench_sssp)
 
 
 def run(argv: list[str] | None = None) -> None:

@@ -50,7 +50,11 @@ def parse_params(texts, spec) -> dict:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write distances and predecessors to this .npz.")
 @click.option("--check", is_flag=True, help="Compare the result with scipy's dijkstra.")
-def sssp(graph_path, generate, params, source, algorithm, backend, output, check) -> int:
+@click.option("--bench", is_flag=True, help="Run every algorithm on the graph and print a table.")
+@click.option("--repeats", type=int, default=3, show_default=True, help="Measured runs per algorithm (--bench).")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With --bench: also write the JSON record here.")
+def sssp(graph_path, generate, params, source, algorithm, backend, output, check, bench, repeats, json_out) -> int:
     """Shortest paths from one source on GRAPH (.mtx, or an edge list) or a generated graph."""
     from sssp_demo import generators, graph_io
     from sssp_demo.sssp import ALGORITHMS, SsspStats
@@ -80,6 +84,8 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
         graph = graph_io.read_graph(graph_path)
         what = str(graph_path)
     graph_io.validate_csgraph(graph, source=source)
+    if bench:
+        return _bench_one(graph, what, source, repeats, json_out)
     used = "cpu" if backend == "auto" else backend  # the GPU kernels are not built yet (sssp says so)
     click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; {algorithm} from {source}, backend {used}")
     stats = SsspStats()
@@ -104,3 +110,77 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
             return 1
         click.echo("check: distances equal scipy's; every predecessor realises its distance")
     return 0
+
+
+def _bench_one(graph, what: str, source: int, repeats: int, json_out) -> int:
+    from sssp_demo.bench import bench_graph, record
+    from gq.queues_cli import write_json_atomically
+
+    if repeats < 1:
+        raise GQError(f"--repeats must be at least 1, got {repeats}")
+    click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; every algorithm from {source}, backend cpu")
+    rows = bench_graph(graph, source, repeats=repeats)
+    print_table(rows)
+    if json_out is not None:
+        write_json_atomically(json_out, record([{"graph": what, "vertices": graph.shape[0], "edges": graph.nnz,
+                                                 "rows": rows}], {"source": source, "repeats": repeats}))
+        click.echo(f"wrote {json_out}")
+    return 0 if all(r["exact"] for r in rows) else 1
+
+
+def print_table(rows: list[dict]) -> None:
+    click.echo(f"{'algorithm':22s} {'ms':>10s} {'rounds':>10s} {'relaxations':>13s} {'heap updates':>13s} "
+               f"{'vs scipy':>9s}  exact")
+    for r in rows:
+        speed = f"{r['speedup_vs_scipy']:.2f}x" if r["speedup_vs_scipy"] else "-"
+        click.echo(f"{r['algorithm']:22s} {r['seconds_median'] * 1e3:10.2f} {r['rounds']:10,d} {r['relaxations']:13,d} "
+                   f"{r['heap_updates']:13,d} {speed:>9s}  {'yes' if r['exact'] else 'NO'}")
+
+
+@click.command("sssp")
+@click.option("--generate", default="seed-dag", show_default=True, help="Generator: seed-dag, road, rmat or delaunay.")
+@click.option("--param", "params", multiple=True, help="A fixed generator parameter, NAME=VALUE (repeat).")
+@click.option("--sweep", default="m=1000000,3000000,10000000", show_default=True,
+              help="The parameter that grows, NAME=V1,V2,...: one graph per value.")
+@click.option("--source", type=int, default=0, show_default=True)
+@click.option("--repeats", type=int, default=3, show_default=True, help="Measured runs per algorithm.")
+@click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("benchmarks/sssp-sweep.json"), show_default=True)
+@click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Runtime-against-edges PNG [default: the JSON's name with .png].")
+def bench_sssp(generate, params, sweep, source, repeats, json_out, chart) -> int:
+    """Every algorithm on a growing family of graphs: time against edges (seed 000, Figure 3)."""
+    from gq.queues_cli import write_json_atomically
+    from sssp_demo import generators, graph_io
+    from sssp_demo.bench import bench_graph, chart as draw, record
+
+    if generate not in generators.GENERATORS:
+        raise GQError(f"--generate: unknown generator {generate!r}; allowed: {', '.join(generators.GENERATORS)}")
+    spec = generators.GENERATORS[generate]
+    name, sep, values = sweep.partition("=")
+    if not sep or name not in {p.name for p in spec.parameters}:
+        raise GQError(f"--sweep: expected NAME=V1,V2,... with NAME one of {', '.join(p.name for p in spec.parameters)}, "
+                      f"got {sweep!r}")
+    points = [parse_params([f"{name}={v}"], spec)[name] for v in values.split(",") if v.strip()]
+    fixed = parse_params(params, spec)
+    if repeats < 1:
+        raise GQError(f"--repeats must be at least 1, got {repeats}")
+    if json_out.suffix.lower() != ".json":
+        raise GQError(f"--json: the name must end in .json, got {str(json_out)!r}")
+    chart = chart if chart is not None else json_out.with_suffix(".png")
+    graphs = []
+    for value in points:
+        args = dict(fixed, **{name: value})
+        graph = spec.function(**args)
+        graph_io.validate_csgraph(graph, source=source)
+        what = f"{generate} ({', '.join(f'{k}={v}' for k, v in args.items())})"
+        click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges")
+        rows = bench_graph(graph, source, repeats=repeats)
+        print_table(rows)
+        graphs.append({"graph": what, "vertices": graph.shape[0], "edges": graph.nnz, "rows": rows})
+        write_json_atomically(json_out, record(graphs, {"graph": generate, "sweep": sweep, "source": source,
+                                                        "repeats": repeats}))
+    click.echo(f"wrote {json_out}")
+    note = draw(record(graphs, {"graph": generate}), chart)
+    click.echo(f"gq: {note}" if note else f"wrote {chart}", err=bool(note))
+    return 0 if all(r["exact"] for g in graphs for r in g["rows"]) else 1

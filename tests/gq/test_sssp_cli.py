@@ -58,3 +58,22 @@ def test_negative_weight_file(tmp_path, capsys):
     (tmp_path / "neg.txt").write_text("0 1 2.0\n1 2 -1.5\n")
     code, _, err = run(capsys, "sssp", tmp_path / "neg.txt")
     assert code == 2 and "neg.txt" in err and "negative" in err
+
+
+def test_bench_table_and_sweep(tmp_path, capsys):
+    code, out, err = run(capsys, "sssp", "--generate", "road", "--param", "rows=20", "--param", "cols=20",
+                         "--bench", "--repeats", 1, "--json", tmp_path / "one.json")
+    assert code == 0, err
+    for algorithm in ("scipy", "pardijkstra", "pardijkstra-batched", "near-far", "bellman-ford"):
+        assert algorithm in out
+    assert (tmp_path / "one.json").exists()
+    sweep_json = tmp_path / "sweep.json"
+    code, out, err = run(capsys, "bench", "sssp", "--param", "n=200", "--sweep", "m=300,2000", "--repeats", 1,
+                         "--json", sweep_json)
+    assert code == 0, err
+    import json
+
+    record = json.loads(sweep_json.read_text())
+    assert [g["edges"] for g in record["graphs"]] == [300, 2000]
+    assert all(r["exact"] for g in record["graphs"] for r in g["rows"])
+    assert "commit" in record and "gpu" in record

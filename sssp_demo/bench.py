@@ -1,0 +1,76 @@
+"""Shortest-path benchmarks: every algorithm on the same graph (`gq sssp --bench`), and the
+seed's runtime-against-edges sweep (`gq bench sssp`, like seed 000's Figure 3).
+
+Each algorithm runs ``warmup`` times unmeasured, then ``repeats`` times; rows report the median
+wall time of the whole call (on the CPU build today; GPU rows will time with CUDA events), the
+work done (rounds, relaxations, decrease-keys, heap updates), the speed-up over scipy's dijkstra
+measured in the same run, and whether the result passed the reference check.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+
+from queues_cuda.provenance import provenance
+
+from .reference import check_distances
+from .sssp import ALGORITHMS, SsspStats, sssp
+
+REFERENCE = "scipy"
+
+
+def bench_graph(graph, source: int, algorithms=ALGORITHMS, repeats: int = 3, warmup: int = 1) -> list[dict]:
+    rows, expected = [], None
+    for algorithm in sorted(algorithms, key=lambda a: a != REFERENCE):  # the reference first
+        seconds, stats = [], SsspStats()
+        for i in range(warmup + repeats):
+            run_stats = SsspStats()
+            started = time.perf_counter()
+            dist, pred = sssp(graph, indices=source, algorithm=algorithm, backend="cpu", stats=run_stats)
+            if i >= warmup:
+                seconds.append(time.perf_counter() - started)
+                stats = run_stats
+        if algorithm == REFERENCE:
+            expected = dist
+        problems = check_distances(graph, source, dist, pred, expected=expected)
+        rows.append({"algorithm": algorithm, "backend": "cpu", "seconds_median": statistics.median(seconds),
+                     "seconds_min": min(seconds), "seconds_max": max(seconds), "rounds": stats.rounds,
+                     "relaxations": stats.relaxations, "improvements": stats.improvements,
+                     "heap_updates": stats.heap_updates, "exact": not problems, "problems": problems[:3]})
+    base = next((r["seconds_median"] for r in rows if r["algorithm"] == REFERENCE), None)
+    for r in rows:
+        r["speedup_vs_scipy"] = base / r["seconds_median"] if base and r["seconds_median"] > 0 else None
+    return rows
+
+
+def record(rows_by_graph: list[dict], settings: dict) -> dict:
+    return provenance(command=sys.argv, kind="sssp-bench", settings=settings, graphs=rows_by_graph)
+
+
+def chart(result: dict, png_path) -> str | None:
+    """Runtime against edges per algorithm (log-log); None when drawn, else why not."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return "chart skipped: matplotlib is not installed (pip install 'gpu-queues[plot]')"
+    from raytrace.image import write_file_atomically
+
+    fig = Figure(figsize=(7, 4.5))
+    ax = fig.add_subplot()
+    algorithms = sorted({r["algorithm"] for g in result["graphs"] for r in g["rows"]})
+    for algorithm in algorithms:
+        pts = sorted((g["edges"], r["seconds_median"]) for g in result["graphs"] for r in g["rows"]
+                     if r["algorithm"] == algorithm)
+        ax.plot([p[0] for p in pts], [p[1] * 1e3 for p in pts], marker="o", label=algorithm)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("edges")
+    ax.set_ylabel("time (ms, median)")
+    ax.set_title(f"SSSP on {result['settings'].get('graph', 'generated graphs')}, backend cpu")
+    ax.legend()
+    ax.grid(True, which="both", alpha=0.3)
+    fig.tight_layout()
+    write_file_atomically(png_path, lambda f: fig.savefig(f, format="png"))
+    return None
