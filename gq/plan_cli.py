@@ -32,18 +32,13 @@ from queues_cuda.errors import GQError
 def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend) -> int:
     """Find and draw the cheapest route across MAP.png (or a generated map)."""
     from sssp_demo import maps
-    from sssp_demo.sssp import ALGORITHMS, sssp
+    from sssp_demo.sssp import check_choices, sssp
 
     if (map_path is None) == (generate is None):
         raise GQError("give a map file or --generate maze|terrain (one of the two)")
     if generate is not None and generate not in maps.MAP_GENERATORS:
         raise GQError(f"--generate: unknown map {generate!r}; allowed: {', '.join(maps.MAP_GENERATORS)}")
-    if algorithm not in ALGORITHMS:
-        raise GQError(f"--algorithm: unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
-    if backend not in BACKENDS:
-        raise GQError(f"--backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if backend == "cuda":
-        raise GQError("--backend cuda: the GPU shortest-path kernels are not built yet; use --backend cpu")
+    check_choices(algorithm, backend)
     if output.suffix.lower() != ".png":
         raise GQError(f"-o: the route is drawn as a PNG, so the name must end in .png, got {str(output)!r}")
     if not output.resolve().parent.is_dir():

@@ -57,7 +57,7 @@ def parse_params(texts, spec) -> dict:
 def sssp(graph_path, generate, params, source, algorithm, backend, output, check, bench, repeats, json_out) -> int:
     """Shortest paths from one source on GRAPH (.mtx, or an edge list) or a generated graph."""
     from sssp_demo import generators, graph_io
-    from sssp_demo.sssp import ALGORITHMS, SsspStats
+    from sssp_demo.sssp import SsspStats, check_choices
     from sssp_demo.sssp import sssp as run_sssp
 
     if (graph_path is None) == (generate is None):
@@ -66,10 +66,7 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
         raise GQError(f"--generate: unknown generator {generate!r}; allowed: {', '.join(generators.GENERATORS)}")
     if params and generate is None:
         raise GQError("--param applies to --generate only")
-    if algorithm not in ALGORITHMS:
-        raise GQError(f"--algorithm: unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
-    if backend not in BACKENDS:
-        raise GQError(f"--backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    check_choices(algorithm, backend)
     if output is not None:
         if output.suffix.lower() != ".npz":
             raise GQError(f"-o: the result is a NumPy .npz, so the name must end in .npz, got {str(output)!r}")

@@ -66,6 +66,16 @@ def _library() -> ctypes.CDLL:
     return lib
 
 
+def check_choices(algorithm: str, backend: str) -> None:
+    """The algorithm and backend exist (cheap: commands call it before reading any input)."""
+    if algorithm not in ALGORITHMS:
+        raise GQError(f"--algorithm: unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
+    if backend not in BACKENDS:
+        raise GQError(f"--backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if backend == "cuda":
+        raise GQError("--backend cuda: the GPU shortest-path kernels are not built yet; use --backend cpu")
+
+
 def as_csr(csgraph):
     """The graph as (indptr int64, indices int32, weights float64, n), checked."""
     import scipy.sparse as sp
@@ -87,12 +97,7 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
          return_predecessors: bool = True, limit: float = np.inf, d: int | None = None, stats: SsspStats | None = None,
          delta: float | None = None):
     """Shortest paths from `indices` (an int, or a sequence: one row per source, like scipy)."""
-    if algorithm not in ALGORITHMS:
-        raise GQError(f"--algorithm: unknown algorithm {algorithm!r}; allowed: {', '.join(ALGORITHMS)}")
-    if backend not in BACKENDS:
-        raise GQError(f"--backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
-    if backend == "cuda":
-        raise GQError("--backend cuda: the GPU shortest-path kernels are not built yet; use --backend cpu")
+    check_choices(algorithm, backend)
     if not limit >= 0:
         raise GQError(f"limit: expected a number >= 0, got {limit!r}")
     indptr, idx, w, n = as_csr(csgraph)
