@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -14,6 +11,7 @@ import click
 from queues_cuda.backend import BACKENDS
 from queues_cuda.check import CheckConfig, CheckReport, check_file, run_check
 from queues_cuda.errors import GQError
+from queues_cuda.files import write_json_atomically
 from queues_cuda.queues import FAULTS, QUEUES
 
 
@@ -33,16 +31,6 @@ def parse_capacities(text: str) -> tuple[int, ...]:
         if c < 1:
             raise GQError(f"--capacity must be at least 1, got {c}")
     return caps
-
-
-def write_json_atomically(path: Path, payload: dict) -> None:
-    """Write the whole file or nothing: a crash never leaves half a report behind."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w") as f:
-        json.dump(payload, f, indent=2)
-        f.write("\n")
-    os.replace(tmp, path)
 
 
 def print_table(reports: list[CheckReport]) -> None:

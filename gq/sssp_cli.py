@@ -111,7 +111,7 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
 
 def _bench_one(graph, what: str, source: int, repeats: int, json_out) -> int:
     from sssp_demo.bench import bench_graph, record
-    from gq.queues_cli import write_json_atomically
+    from queues_cuda.files import write_json_atomically
 
     if repeats < 1:
         raise GQError(f"--repeats must be at least 1, got {repeats}")
@@ -147,7 +147,7 @@ def print_table(rows: list[dict]) -> None:
               help="Runtime-against-edges PNG [default: the JSON's name with .png].")
 def bench_sssp(generate, params, sweep, source, repeats, json_out, chart) -> int:
     """Every algorithm on a growing family of graphs: time against edges (seed 000, Figure 3)."""
-    from gq.queues_cli import write_json_atomically
+    from queues_cuda.files import write_json_atomically
     from sssp_demo import generators, graph_io
     from sssp_demo.bench import bench_graph, chart as draw, record
 

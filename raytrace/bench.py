@@ -23,7 +23,7 @@ from queues_cuda.errors import GQError
 from queues_cuda.provenance import provenance
 from queues_cuda.queues import QUEUES
 
-from .image import write_file_atomically
+from queues_cuda.files import write_file_atomically
 
 BASELINE = "compaction"
 PLOT_HINT = "pip install 'gpu-queues[plot]'"

@@ -1,21 +1,18 @@
 """What a render leaves on disk: the 8-bit sRGB PNG and the AOV arrays beside it.
 
-Every file is written whole or not at all: into a temporary file in the destination folder, then
-moved over the final name with ``os.replace`` (atomic on one file system), so a crash or a full
-disk never leaves half a PNG that a viewer or a diff would take for a result.
+Every file is written whole or not at all (queues_cuda/files.py), so a crash or a full disk
+never leaves half a PNG that a viewer or a diff would take for a result.
 """
 
 from __future__ import annotations
 
 import os
-import tempfile
-from collections.abc import Callable
 from pathlib import Path
-from typing import IO
 
 import numpy as np
 
 from queues_cuda.errors import GQError
+from queues_cuda.files import write_file_atomically
 
 # The arrays `--aov` can ask for, in the order they are written.
 AOV_NAMES = ("depth", "normal", "id")
@@ -110,29 +107,3 @@ def parse_aov_list(text: str) -> tuple[str, ...]:
         if n not in AOV_NAMES:
             raise GQError(f"--aov: unknown AOV {n!r}; allowed: {', '.join(AOV_NAMES)}")
     return tuple(dict.fromkeys(names))
-
-
-def write_file_atomically(path: str | os.PathLike, write: Callable[[IO[bytes]], None]) -> None:
-    """Run ``write`` on a temporary file beside ``path``, then move it into place; on any failure
-    remove the temporary file and leave ``path`` as it was."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write(f)
-        # mkstemp makes the file private (0600); a rendered image should get the permissions any
-        # other new file of this user gets.
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)  # the only portable way to read it is to set it and put it back
-    os.umask(mask)
-    return mask

@@ -55,7 +55,7 @@ def chart(result: dict, png_path) -> str | None:
         from matplotlib.figure import Figure
     except ImportError:
         return "chart skipped: matplotlib is not installed (pip install 'gpu-queues[plot]')"
-    from raytrace.image import write_file_atomically
+    from queues_cuda.files import write_file_atomically
 
     fig = Figure(figsize=(7, 4.5))
     ax = fig.add_subplot()

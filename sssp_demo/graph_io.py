@@ -39,9 +39,7 @@ find the line to name.
 from __future__ import annotations
 
 import numbers
-import os
 import re
-import tempfile
 import warnings
 from pathlib import Path
 
@@ -49,6 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from queues_cuda.errors import GQError
+from queues_cuda.files import write_file_atomically
 
 #: Predecessor of the source and of unreachable vertices (scipy.sparse.csgraph's convention).
 NO_PREDECESSOR = -9999
@@ -431,8 +430,8 @@ def _read_edge_list(path: Path, delimiter) -> sp.csr_matrix:
 
 def write_result(path, distances, predecessors) -> Path:
     """Write distances (float64, inf = unreachable) and predecessors (int64, NO_PREDECESSOR = none)
-    to an ``.npz`` file, atomically: a temporary file in the same folder, then os.replace, so a
-    reader never sees half a file and an interrupted run leaves the old one."""
+    to an ``.npz`` file, whole or not at all (queues_cuda/files.py): a reader never sees half a
+    file and an interrupted run leaves the old one."""
     path = Path(path)
     if path.suffix.lower() != ".npz":
         raise GraphError(f"{path}: results are written as .npz, so the name must end in .npz")
@@ -454,17 +453,7 @@ def write_result(path, distances, predecessors) -> Path:
         k = int(np.argmax(bad))
         raise GraphError(f"{path}: predecessors[{k}] = {pred[k]}; expected a vertex in 0..{n - 1} "
                          f"or {NO_PREDECESSOR} (none)")
-    fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, distances=dist.astype(np.float64, copy=False),
-                     predecessors=pred.astype(np.int64, copy=False))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_file_atomically(path, lambda f: np.savez(f, distances=dist.astype(np.float64, copy=False),
+                                                   predecessors=pred.astype(np.int64, copy=False)))
     return path
 
