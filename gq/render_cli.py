@@ -109,13 +109,6 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
 
     # 2. The scene, with the overrides; then what depends on the final image size.
     scene = load_scene(scene_path).with_image(width=width, height=height, spp=spp)
-    where = f" (scene {scene_path})"
-    check_range("width", scene.width, 1, MAX_IMAGE_SIDE, where)
-    check_range("height", scene.height, 1, MAX_IMAGE_SIDE, where)
-    check_range("spp", scene.spp, 1, MAX_SPP, where)
-    if not (1 <= tx <= scene.width and 1 <= ty <= scene.height):
-        raise GQError(f"--tiles {tiles}: each count must be at least 1 and at most the image size in that axis "
-                      f"(1..{scene.width} across, 1..{scene.height} down), got {tx}x{ty}")
     used, said = describe_backend(backend)
     opts = rt.RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
                             tiles=(tx, ty), backend=used, threads=threads, aov=bool(aovs), accel=accel,

@@ -30,7 +30,9 @@ INCLUDE_DIR = PACKAGE_DIR / "include"
 HOST_DIR = PACKAGE_DIR / "host"
 KERNEL_DIR = PACKAGE_DIR / "kernels"
 # The CPU runtime is the checkers' platform: preemption points on (arch.cuh, GQ_HOST_CHAOS).
-CXX_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread", "-Wall", "-DGQ_HOST_CHAOS=16")
+# Every CPU library: optimised, position-independent, warnings on.
+LIBRARY_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall")
+CXX_FLAGS = LIBRARY_FLAGS + ("-pthread", "-DGQ_HOST_CHAOS=16")
 NVRTC_FLAGS = ("-std=c++17",)
 
 
@@ -77,32 +79,29 @@ def compiler_version(exe: str) -> str:
 @lru_cache(maxsize=None)
 def cpu_library(kind_id: int, extra_defines: tuple[str, ...] = ()) -> ctypes.CDLL:
     """Build (or reuse) and load the CPU runtime for one queue kind and set of defines."""
-    exe = cxx()
-    if exe is None:
-        raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
     source = HOST_DIR / "runtime.cpp"
-    target = compile_library(exe, source, CXX_FLAGS + defines_for(kind_id, extra_defines), "libgq_cpu")
+    target = compile_library(source, CXX_FLAGS + defines_for(kind_id, extra_defines), "libgq_cpu")
     return _bind(ctypes.CDLL(str(target)))
 
 
 @lru_cache(maxsize=None)
 def checker_library() -> ctypes.CDLL | None:
     """The compiled FIFO linearizability search (host/fifo_search.cpp), or None without a compiler."""
-    exe = cxx()
-    if exe is None:
+    if cxx() is None:
         return None
-    source = HOST_DIR / "fifo_search.cpp"
-    flags = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall")
-    lib = ctypes.CDLL(str(compile_library(exe, source, flags, "libgq_fifo_search")))
+    lib = ctypes.CDLL(str(compile_library(HOST_DIR / "fifo_search.cpp", LIBRARY_FLAGS, "libgq_fifo_search")))
     i64, p = ctypes.c_int64, ctypes.c_void_p
     lib.gq_fifo_search.restype = ctypes.c_int
     lib.gq_fifo_search.argtypes = [i64, p, p, p, p, i64, i64, p, p, ctypes.c_double, p, p, p, p, p]
     return lib
 
 
-def compile_library(exe: str, source: Path, flags: tuple[str, ...], stem: str,
+def compile_library(source: Path, flags: tuple[str, ...], stem: str,
                     include_dirs: tuple[Path, ...] = (INCLUDE_DIR,)) -> Path:
     """Compile `source` into the cache (once per content hash) and return the library's path."""
+    exe = cxx()
+    if exe is None:
+        raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
     key = source_hash(compiler_version(exe), *flags, sources=(source,), include_dirs=include_dirs)
     target = cache_dir() / f"{stem}_{key}.so"
     if not target.exists():

@@ -15,22 +15,18 @@ from functools import lru_cache
 from pathlib import Path
 
 from queues_cuda import build as qbuild
-from queues_cuda.errors import GQError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 INCLUDE_DIRS = (qbuild.INCLUDE_DIR, PACKAGE_DIR / "include")
 KERNEL = PACKAGE_DIR / "kernels" / "render.cu"
 HOST_SOURCE = PACKAGE_DIR / "host" / "render_cpu.cpp"
-CXX_FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-pthread", "-Wall", "-ffp-contract=off")
+CXX_FLAGS = qbuild.LIBRARY_FLAGS + ("-pthread", "-ffp-contract=off")
 NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
 
 
 @lru_cache(maxsize=None)
 def cpu_library(kind_id: int) -> ctypes.CDLL:
-    exe = qbuild.cxx()
-    if exe is None:
-        raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
-    target = qbuild.compile_library(exe, HOST_SOURCE, CXX_FLAGS + qbuild.defines_for(kind_id), "librt_cpu",
+    target = qbuild.compile_library(HOST_SOURCE, CXX_FLAGS + qbuild.defines_for(kind_id), "librt_cpu",
                                     include_dirs=INCLUDE_DIRS)
     lib = ctypes.CDLL(str(target))
     u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p

@@ -16,7 +16,7 @@ from queues_cuda.errors import raise_if_flagged
 from queues_cuda.queues import QueueKind
 
 from .build import cpu_library
-from .render import RenderOptions, RenderResult, SceneArrays, finish
+from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish, tile_capacity
 
 POLL_S = 0.1
 
@@ -33,9 +33,8 @@ def scene_args(a: SceneArrays, opts: RenderOptions) -> tuple:
 
 def tile_layout(lib, opts: RenderOptions, threads: int) -> tuple[int, int, int]:
     """(capacity, words per tile queue, tiles): each tile's queue holds at most its own pixels."""
-    tx, ty = opts.tiles
-    capacity = -(-opts.width // tx) * -(-opts.height // ty)
-    return capacity, int(lib.rt_queue_words(capacity, threads)), tx * ty
+    capacity = tile_capacity(opts)
+    return capacity, int(lib.rt_queue_words(capacity, threads)), opts.tiles[0] * opts.tiles[1]
 
 
 def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None) -> RenderResult:
@@ -81,9 +80,3 @@ def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=No
                         queue=opts.queue if opts.renderer == "queue" else None, nonfinite=nonfinite, aov=aov,
                         threads=threads)
 
-
-def aov_arrays(depth: np.ndarray, normal: np.ndarray, ids: np.ndarray, opts: RenderOptions) -> dict:
-    depth = np.where(ids < 0, np.float32(np.inf), depth).astype(np.float32)
-    return {"depth": depth.reshape(opts.height, opts.width),
-            "normal": normal.reshape(opts.height, opts.width, 3).astype(np.float32),
-            "id": ids.reshape(opts.height, opts.width).astype(np.int32)}

@@ -19,8 +19,7 @@ from queues_cuda.errors import GQError, raise_if_flagged
 from queues_cuda.queues import QueueKind
 
 from .build import cuda_module
-from .cpu_render import aov_arrays
-from .render import RenderOptions, RenderResult, SceneArrays
+from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish, tile_capacity
 
 u32, u64 = np.uint32, np.uint64
 NULL = np.uint64(0)  # a null pointer argument: CuPy passes the 8 bytes as they are
@@ -69,7 +68,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
             raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
                           "on this GPU at once (its workers wait on each other's rays)")
         tx, ty = opts.tiles
-        capacity = -(-opts.width // tx) * -(-opts.height // ty)
+        capacity = tile_capacity(opts)
         out = cupy.zeros(1, cupy.uint64)
         mod.get_function("rt_queue_words")((1,), (1,), (u64(capacity), u64(threads), out))
         stride = int(out.get()[0])
@@ -96,8 +95,8 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     if progress:
         progress(1.0)
 
-    image = (pool[:, 12:15] / cupy.float32(opts.spp)).reshape(opts.height, opts.width, 3).get()
-    nonfinite = int(pool.view(cupy.uint32)[:, 11].astype(cupy.uint64).sum().get())
+    image, nonfinite = finish(pool, opts)
+    image = image.get()
     rays = dict(zip(("primary", "reflection", "shadow"), (int(x) for x in counts.sum(axis=0).get())))
     aov = None
     if opts.aov:
@@ -106,6 +105,6 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         ids = cupy.empty(pixels, cupy.int32)
         mod.get_function("rt_aov")(_grid(pixels), (BLOCK,), (*args, depth, normal, ids))
         aov = aov_arrays(depth.get(), normal.get(), ids.get(), opts)
-    return RenderResult(image=np.ascontiguousarray(image, np.float32), rays=rays, seconds=seconds, backend="cuda",
+    return RenderResult(image=image, rays=rays, seconds=seconds, backend="cuda",
                         renderer=opts.renderer, queue=opts.queue if opts.renderer == "queue" else None,
                         nonfinite=nonfinite, aov=aov, threads=threads)

@@ -147,8 +147,25 @@ def render(scene, opts: RenderOptions, progress=None) -> RenderResult:
     return result
 
 
-def finish(pool: np.ndarray, opts: RenderOptions) -> tuple[np.ndarray, int]:
-    """Image and dropped-contribution count from the ray pool (PathState rows of 16 words)."""
-    image = (pool[:, 12:15] / np.float32(opts.spp)).reshape(opts.height, opts.width, 3)
+def tile_capacity(opts: RenderOptions) -> int:
+    """The most pixels any tile holds (tiles are cut at floor(x * tiles_x / width), see
+    rt/tile_queues.h): a pixel sits in at most one queue slot at a time, so each tile's queue needs
+    exactly this much room."""
+    tx, ty = opts.tiles
+    return -(-opts.width // tx) * -(-opts.height // ty)
+
+
+def finish(pool, opts: RenderOptions):
+    """Image (mean over samples) and dropped-contribution count from the ray pool (PathState rows
+    of 16 words), computed where the pool lives (numpy or CuPy)."""
+    image = (pool[:, 12:15] / pool.dtype.type(opts.spp)).reshape(opts.height, opts.width, 3)
     nonfinite = int(pool.view(np.uint32)[:, 11].astype(np.uint64).sum())
-    return np.ascontiguousarray(image, dtype=np.float32), nonfinite
+    return image, nonfinite
+
+
+def aov_arrays(depth: np.ndarray, normal: np.ndarray, ids: np.ndarray, opts: RenderOptions) -> dict:
+    """The first-hit arrays as `--aov` writes them: depth inf where nothing was hit."""
+    depth = np.where(ids < 0, np.float32(np.inf), depth).astype(np.float32)
+    return {"depth": depth.reshape(opts.height, opts.width),
+            "normal": normal.reshape(opts.height, opts.width, 3).astype(np.float32),
+            "id": ids.reshape(opts.height, opts.width).astype(np.int32)}

@@ -17,11 +17,7 @@ BULK_UPDATE, DELETE, EXTRACT_MIN = 0, 1, 2
 
 @lru_cache(maxsize=None)
 def heap_library() -> ctypes.CDLL:
-    exe = qbuild.cxx()
-    if exe is None:
-        raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
-    source = qbuild.HOST_DIR / "heap_runtime.cpp"
-    lib = ctypes.CDLL(str(qbuild.compile_library(exe, source, ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall"),
+    lib = ctypes.CDLL(str(qbuild.compile_library(qbuild.HOST_DIR / "heap_runtime.cpp", qbuild.LIBRARY_FLAGS,
                                                  "libgq_heap")))
     u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
     lib.gq_heap_entries.restype = u64

@@ -49,12 +49,8 @@ class SsspStats:
 
 @lru_cache(maxsize=None)
 def _library() -> ctypes.CDLL:
-    exe = qbuild.cxx()
-    if exe is None:
-        raise GQError("--backend cpu: no C++ compiler found (set CXX, or install g++)")
-    lib = ctypes.CDLL(str(qbuild.compile_library(
-        exe, PACKAGE_DIR / "host" / "sssp_cpu.cpp", ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall"), "libsssp_cpu",
-        include_dirs=(qbuild.INCLUDE_DIR, PACKAGE_DIR / "include"))))
+    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "sssp_cpu.cpp", qbuild.LIBRARY_FLAGS,
+                                                 "libsssp_cpu", include_dirs=(qbuild.INCLUDE_DIR, PACKAGE_DIR / "include"))))
     u32, p = ctypes.c_uint32, ctypes.c_void_p
     lib.sssp_par_dijkstra.restype = u32
     f64 = ctypes.c_double
@@ -151,7 +147,7 @@ def near_far_delta(weights: np.ndarray, n: int) -> float:
     if weights.size == 0 or n == 0:
         return 1.0
     mean_w = float(weights.mean())
-    return max(32.0 * mean_w / (weights.size / n), 1e-300) if mean_w > 0 else 1.0
+    return 32.0 * mean_w / (weights.size / n) if mean_w > 0 else 1.0
 
 
 def reconstruct_path(pred: np.ndarray, target: int) -> list[int]:

@@ -27,10 +27,6 @@ struct TileGrid {
     const uint32_t ty = (uint32_t)((uint64_t)y * tiles_y / height);
     return ty * tiles_x + tx;
   }
-  // The most pixels any tile holds (tiles are cut at floor(x * tiles_x / width)).
-  GQ_HD static uint32_t max_tile_pixels(uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y) {
-    return ((width + tiles_x - 1) / tiles_x) * ((height + tiles_y - 1) / tiles_y);
-  }
 };
 
 // One queue per tile, laid out back to back in one word array.
