@@ -3,7 +3,8 @@
 The map is a PNG (dark pixels are walls, brighter pixels are cheaper: sssp_demo/maps.py has the
 mapping) or a generated maze or terrain. The grid becomes a graph (sssp_demo/maps.py
 `grid_graph`), the shortest paths from the start come from `sssp_demo.sssp` (parDijkstra over
-parBucketHeap, or scipy's dijkstra as the reference), and the route is drawn into a PNG.
+parBucketHeap, its batched form, or scipy's dijkstra as the reference; on the GPU where one
+answers), and the route is drawn into a PNG.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from queues_cuda.errors import GQError
 def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend) -> int:
     """Find and draw the cheapest route across MAP.png (or a generated map)."""
     from sssp_demo import maps
-    from sssp_demo.sssp import check_choices, sssp
+    from sssp_demo.sssp import check_choices, resolve_backend, sssp
 
     if (map_path is None) == (generate is None):
         raise GQError("give a map file or --generate maze|terrain (one of the two)")
@@ -52,7 +53,7 @@ def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend
     gx, gy = maps.parse_point(goal, "--goal", cost.shape, passable) if goal else corners[1]
     source, target = sy * width + sx, gy * width + gx
 
-    used = "cpu"  # the only shortest-path backend built so far (auto takes it, and says so)
+    used = resolve_backend(algorithm, backend)  # auto takes cuda where a GPU answers, and says which
     click.echo(f"planning on a {width}x{height} map ({graph.nnz:,} edges) from {sx},{sy} to {gx},{gy}: "
                f"{algorithm}, backend {used}")
     started = time.perf_counter()

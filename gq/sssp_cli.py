@@ -57,7 +57,7 @@ def parse_params(texts, spec) -> dict:
 def sssp(graph_path, generate, params, source, algorithm, backend, output, check, bench, repeats, json_out) -> int:
     """Shortest paths from one source on GRAPH (.mtx, or an edge list) or a generated graph."""
     from sssp_demo import generators, graph_io
-    from sssp_demo.sssp import SsspStats, check_choices
+    from sssp_demo.sssp import SsspStats, check_choices, resolve_backend
     from sssp_demo.sssp import sssp as run_sssp
 
     if (graph_path is None) == (generate is None):
@@ -82,8 +82,8 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
         what = str(graph_path)
     graph_io.validate_csgraph(graph, source=source)
     if bench:
-        return _bench_one(graph, what, source, repeats, json_out)
-    used = "cpu" if backend == "auto" else backend  # the GPU kernels are not built yet (sssp says so)
+        return _bench_one(graph, what, source, repeats, json_out, resolve_backend("pardijkstra", backend))
+    used = resolve_backend(algorithm, backend)
     click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; {algorithm} from {source}, backend {used}")
     stats = SsspStats()
     started = time.perf_counter()
@@ -109,28 +109,30 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
     return 0
 
 
-def _bench_one(graph, what: str, source: int, repeats: int, json_out) -> int:
+def _bench_one(graph, what: str, source: int, repeats: int, json_out, backend: str) -> int:
     from sssp_demo.bench import bench_graph, record
     from queues_cuda.files import write_json_atomically
 
     if repeats < 1:
         raise GQError(f"--repeats must be at least 1, got {repeats}")
-    click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; every algorithm from {source}, backend cpu")
-    rows = bench_graph(graph, source, repeats=repeats)
+    click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; every algorithm from {source}, "
+               f"backend {backend}")
+    rows = bench_graph(graph, source, repeats=repeats, backend=backend)
     print_table(rows)
     if json_out is not None:
         write_json_atomically(json_out, record([{"graph": what, "vertices": graph.shape[0], "edges": graph.nnz,
-                                                 "rows": rows}], {"source": source, "repeats": repeats}))
+                                                 "rows": rows}], {"source": source, "repeats": repeats,
+                                                                  "backend": backend}))
         click.echo(f"wrote {json_out}")
     return 0 if all(r["exact"] for r in rows) else 1
 
 
 def print_table(rows: list[dict]) -> None:
-    click.echo(f"{'algorithm':22s} {'ms':>10s} {'rounds':>10s} {'relaxations':>13s} {'heap updates':>13s} "
+    click.echo(f"{'algorithm':22s} {'backend':7s} {'ms':>10s} {'rounds':>10s} {'relaxations':>13s} {'heap updates':>13s} "
                f"{'vs scipy':>9s}  exact")
     for r in rows:
         speed = f"{r['speedup_vs_scipy']:.2f}x" if r["speedup_vs_scipy"] else "-"
-        click.echo(f"{r['algorithm']:22s} {r['seconds_median'] * 1e3:10.2f} {r['rounds']:10,d} {r['relaxations']:13,d} "
+        click.echo(f"{r['algorithm']:22s} {r['backend']:7s} {r['seconds_median'] * 1e3:10.2f} {r['rounds']:10,d} {r['relaxations']:13,d} "
                    f"{r['heap_updates']:13,d} {speed:>9s}  {'yes' if r['exact'] else 'NO'}")
 
 
@@ -145,11 +147,15 @@ def print_table(rows: list[dict]) -> None:
               default=Path("benchmarks/sssp-sweep.json"), show_default=True)
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Runtime-against-edges PNG [default: the JSON's name with .png].")
-def bench_sssp(generate, params, sweep, source, repeats, json_out, chart) -> int:
+@click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)} (scipy: always cpu).")
+def bench_sssp(generate, params, sweep, source, repeats, json_out, chart, backend) -> int:
     """Every algorithm on a growing family of graphs: time against edges (seed 000, Figure 3)."""
     from queues_cuda.files import write_json_atomically
     from sssp_demo import generators, graph_io
     from sssp_demo.bench import bench_graph, chart as draw, record
+    from sssp_demo.sssp import resolve_backend
+
+    used = resolve_backend("pardijkstra", backend)
 
     if generate not in generators.GENERATORS:
         raise GQError(f"--generate: unknown generator {generate!r}; allowed: {', '.join(generators.GENERATORS)}")
@@ -171,13 +177,13 @@ def bench_sssp(generate, params, sweep, source, repeats, json_out, chart) -> int
         graph = spec.function(**args)
         graph_io.validate_csgraph(graph, source=source)
         what = f"{generate} ({', '.join(f'{k}={v}' for k, v in args.items())})"
-        click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges")
-        rows = bench_graph(graph, source, repeats=repeats)
+        click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; backend {used}")
+        rows = bench_graph(graph, source, repeats=repeats, backend=used)
         print_table(rows)
         graphs.append({"graph": what, "vertices": graph.shape[0], "edges": graph.nnz, "rows": rows})
         write_json_atomically(json_out, record(graphs, {"graph": generate, "sweep": sweep, "source": source,
-                                                        "repeats": repeats}))
+                                                        "repeats": repeats, "backend": used}))
     click.echo(f"wrote {json_out}")
-    note = draw(record(graphs, {"graph": generate}), chart)
+    note = draw(record(graphs, {"graph": generate, "backend": used}), chart)
     click.echo(f"gq: {note}" if note else f"wrote {chart}", err=bool(note))
     return 0 if all(r["exact"] for g in graphs for r in g["rows"]) else 1

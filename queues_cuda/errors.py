@@ -34,6 +34,8 @@ ERROR_SITES = {
     11: "tile renderer waiting for a ray while rays are outstanding (samples finished)",
     12: "several queues in one warp: a retry, or a value from another queue (value or thread)",
     13: "parBucketHeap level (level or key)",
+    30: "shortest-path grid barrier: a block never arrived (barrier generation)",
+    31: "shortest-path frontier or update list out of room (slots asked for)",
 }
 
 

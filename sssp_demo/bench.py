@@ -2,9 +2,10 @@
 seed's runtime-against-edges sweep (`gq bench sssp`, like seed 000's Figure 3).
 
 Each algorithm runs ``warmup`` times unmeasured, then ``repeats`` times; rows report the median
-wall time of the whole call (on the CPU build today; GPU rows will time with CUDA events), the
-work done (rounds, relaxations, decrease-keys, heap updates), the speed-up over scipy's dijkstra
-measured in the same run, and whether the result passed the reference check.
+time (CPU rows: wall time of the whole call; GPU rows: CUDA events around the kernels on a graph
+uploaded once, predecessors included), the work done (rounds, relaxations, decrease-keys, heap
+updates), the speed-up over scipy's dijkstra measured in the same run, and whether the result
+passed the reference check.
 """
 
 from __future__ import annotations
@@ -16,26 +17,37 @@ import time
 from queues_cuda.provenance import provenance
 
 from .reference import check_distances
-from .sssp import ALGORITHMS, SsspStats, sssp
+from .sssp import ALGORITHMS, SsspStats, as_csr, davidson_delta, sssp
 
 REFERENCE = "scipy"
 
 
-def bench_graph(graph, source: int, algorithms=ALGORITHMS, repeats: int = 3, warmup: int = 1) -> list[dict]:
+def bench_graph(graph, source: int, algorithms=ALGORITHMS, repeats: int = 3, warmup: int = 1,
+                backend: str = "cpu") -> list[dict]:
     rows, expected = [], None
+    device_graph = None
     for algorithm in sorted(algorithms, key=lambda a: a != REFERENCE):  # the reference first
-        seconds, stats = [], SsspStats()
-        for i in range(warmup + repeats):
-            run_stats = SsspStats()
-            started = time.perf_counter()
-            dist, pred = sssp(graph, indices=source, algorithm=algorithm, backend="cpu", stats=run_stats)
-            if i >= warmup:
-                seconds.append(time.perf_counter() - started)
-                stats = run_stats
+        used = "cpu" if algorithm == REFERENCE else backend
+        if used == "cuda":
+            if device_graph is None:
+                from .grid_forms import DeviceGraph
+
+                indptr, idx, w, n = as_csr(graph)
+                device_graph = DeviceGraph.upload(indptr, idx, w, n)
+            seconds, stats, (dist, pred) = time_cuda(device_graph, source, algorithm, repeats, warmup)
+        else:
+            seconds, stats = [], SsspStats()
+            for i in range(warmup + repeats):
+                run_stats = SsspStats()
+                started = time.perf_counter()
+                dist, pred = sssp(graph, indices=source, algorithm=algorithm, backend=used, stats=run_stats)
+                if i >= warmup:
+                    seconds.append(time.perf_counter() - started)
+                    stats = run_stats
         if algorithm == REFERENCE:
             expected = dist
         problems = check_distances(graph, source, dist, pred, expected=expected)
-        rows.append({"algorithm": algorithm, "backend": "cpu", "seconds_median": statistics.median(seconds),
+        rows.append({"algorithm": algorithm, "backend": used, "seconds_median": statistics.median(seconds),
                      "seconds_min": min(seconds), "seconds_max": max(seconds), "rounds": stats.rounds,
                      "relaxations": stats.relaxations, "improvements": stats.improvements,
                      "heap_updates": stats.heap_updates, "exact": not problems, "problems": problems[:3]})
@@ -43,6 +55,32 @@ def bench_graph(graph, source: int, algorithms=ALGORITHMS, repeats: int = 3, war
     for r in rows:
         r["speedup_vs_scipy"] = base / r["seconds_median"] if base and r["seconds_median"] > 0 else None
     return rows
+
+
+def time_cuda(device_graph, source: int, algorithm: str, repeats: int, warmup: int, d: int | None = None,
+              delta: float | None = None, budget_s: float | None = None):
+    """GPU runs timed with CUDA events: (seconds of the measured runs, SsspStats of the last,
+    (dist, pred) of the last as NumPy arrays)."""
+    import cupy
+
+    from .grid_forms import run_cuda
+
+    if d is None:
+        d = device_graph.max_degree or 1
+    if delta is None:
+        mean_w = float(device_graph.weights.mean()) if device_graph.m else 0.0
+        delta = davidson_delta(mean_w, device_graph.mean_degree)
+    seconds = []
+    for i in range(warmup + repeats):
+        start, end = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        dist, pred, run = run_cuda(device_graph, source, algorithm, d=d, delta=delta, budget_s=budget_s)
+        end.record()
+        end.synchronize()
+        if i >= warmup:
+            seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
+    stats = SsspStats(**run)
+    return seconds, stats, (dist.get(), pred.get())
 
 
 def record(rows_by_graph: list[dict], settings: dict) -> dict:
@@ -68,7 +106,8 @@ def chart(result: dict, png_path) -> str | None:
     ax.set_yscale("log")
     ax.set_xlabel("edges")
     ax.set_ylabel("time (ms, median)")
-    ax.set_title(f"SSSP on {result['settings'].get('graph', 'generated graphs')}, backend cpu")
+    ax.set_title(f"SSSP on {result['settings'].get('graph', 'generated graphs')}, "
+                 f"backend {result['settings'].get('backend', 'cpu')}")
     ax.legend()
     ax.grid(True, which="both", alpha=0.3)
     fig.tight_layout()

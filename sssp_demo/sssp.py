@@ -14,8 +14,11 @@ exact, far fewer rounds where weights are large against the spread of distances)
 baselines ``near-far`` (delta-stepping with a near and a far pile, Delta = 32 x mean weight /
 mean degree unless given, as Davidson et al. choose it) and ``bellman-ford`` (the frontier
 "workfront sweep"), and ``scipy`` (the reference).
-Backends: the CPU build of the native code today; the GPU kernels come with the rest of the
-shortest-path issue, and asking for them says so instead of quietly using the CPU.
+Backends: ``cpu`` runs the serial forms (include/sssp/par_dijkstra.h, near_far.h,
+bellman_ford.h) built by the system compiler; ``cuda`` runs the grid forms (one persistent kernel
+per run, sssp_demo/grid_forms.py); ``auto`` takes ``cuda`` where a GPU answers. ``scipy`` always
+runs on the CPU. Both backends give exactly scipy's distances; predecessors may differ from
+scipy's where two shortest paths tie, but every one of them realises its vertex's distance.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class SsspStats:
 
 @lru_cache(maxsize=None)
 def _library() -> ctypes.CDLL:
-    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "sssp_cpu.cpp", qbuild.LIBRARY_FLAGS,
+    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "sssp_cpu.cpp", qbuild.LIBRARY_FLAGS + ("-pthread",),
                                                  "libsssp_cpu", include_dirs=(qbuild.INCLUDE_DIR, PACKAGE_DIR / "include"))))
     u32, p = ctypes.c_uint32, ctypes.c_void_p
     lib.sssp_par_dijkstra.restype = u32
@@ -59,6 +62,10 @@ def _library() -> ctypes.CDLL:
     lib.sssp_bellman_ford.argtypes = [p, p, p, u32, u32, f64, p, p, p]
     lib.sssp_near_far.restype = u32
     lib.sssp_near_far.argtypes = [p, p, p, u32, u32, f64, f64, p, p, p]
+    lib.sssp_grid_near_far.restype = u32
+    lib.sssp_grid_near_far.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, p, p, p, p]
+    lib.sssp_grid_par_dijkstra.restype = u32
+    lib.sssp_grid_par_dijkstra.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, u32, p, p, p, p]
     return lib
 
 
@@ -69,13 +76,23 @@ def check_choices(algorithm: str, backend: str) -> None:
     if backend not in BACKENDS:
         raise GQError(f"--backend: unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if backend == "cuda":
-        raise GQError("--backend cuda: the GPU shortest-path kernels are not built yet; use --backend cpu")
+        resolve_backend(algorithm, backend)  # no GPU: say so now, before any input is read
+
+
+def resolve_backend(algorithm: str, backend: str) -> str:
+    """The backend that will run: ``cuda`` or ``cpu`` (scipy's dijkstra is always ``cpu``)."""
+    from queues_cuda.backend import resolve
+
+    used = resolve(backend)
+    return "cpu" if algorithm == "scipy" else used
 
 
 def as_csr(csgraph):
     """The graph as (indptr int64, indices int32, weights float64, n), checked."""
     import scipy.sparse as sp
 
+    if not sp.issparse(csgraph) and hasattr(csgraph, "get") and hasattr(csgraph, "tocsr"):
+        csgraph = csgraph.tocsr().get()  # a CuPy sparse matrix: checked here like any other
     g = sp.csr_matrix(csgraph) if not sp.issparse(csgraph) else csgraph.tocsr()
     if g.ndim != 2 or g.shape[0] != g.shape[1]:
         raise GQError(f"csgraph: expected a square matrix, got shape {g.shape}")
@@ -110,9 +127,23 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
         delta = near_far_delta(w, n)
     if not delta > 0:
         raise GQError(f"delta: expected a number > 0, got {delta!r}")
+    used = resolve_backend(algorithm, backend)
     dist = np.empty((len(sources), n), np.float64)
     pred = np.empty((len(sources), n), np.int64)
+    device_graph = None
     for row, s in enumerate(sources):
+        if used == "cuda":
+            from . import grid_forms
+
+            if device_graph is None:
+                device_graph = grid_forms.DeviceGraph.upload(indptr, idx, w, n)
+            d_dist, d_pred, run_stats = grid_forms.run_cuda(device_graph, int(s), algorithm, limit=limit, d=d,
+                                                             delta=delta)
+            dist[row], pred[row] = d_dist.get(), d_pred.get()
+            if stats is not None:
+                for name, value in run_stats.items():
+                    setattr(stats, name, getattr(stats, name) + value)
+            continue
         if algorithm == "scipy":
             import scipy.sparse as sp
             from scipy.sparse.csgraph import dijkstra
@@ -146,8 +177,11 @@ def near_far_delta(weights: np.ndarray, n: int) -> float:
     """Davidson et al.'s Delta: warp width (32) x mean edge weight / mean out-degree."""
     if weights.size == 0 or n == 0:
         return 1.0
-    mean_w = float(weights.mean())
-    return 32.0 * mean_w / (weights.size / n) if mean_w > 0 else 1.0
+    return davidson_delta(float(weights.mean()), weights.size / n)
+
+
+def davidson_delta(mean_weight: float, mean_degree: float) -> float:
+    return 32.0 * mean_weight / mean_degree if mean_weight > 0 and mean_degree > 0 else 1.0
 
 
 def reconstruct_path(pred: np.ndarray, target: int) -> list[int]:

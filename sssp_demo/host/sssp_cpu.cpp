@@ -1,11 +1,55 @@
 // host/sssp_cpu.cpp — the CPU build of the shortest-path algorithms (include/sssp), a C ABI for
 // ctypes. Returns 0 or the error code of the flag.
+//
+// Two forms: the serial ones (par_dijkstra.h, near_far.h, bellman_ford.h: the CPU backend), and
+// the grid forms the GPU kernels run (near_far_grid.h, par_dijkstra_grid.h, predecessors.h),
+// here on `threads` std::threads that are one-thread blocks meeting at the same software grid
+// barrier, so CI runs the GPU's round loops, atomics and barrier with real concurrency.
 #include <sssp/bellman_ford.h>
 #include <sssp/near_far.h>
+#include <sssp/near_far_grid.h>
 #include <sssp/par_dijkstra.h>
+#include <sssp/par_dijkstra_grid.h>
+#include <sssp/predecessors.h>
 
 #include <memory>
+#include <thread>
 #include <vector>
+
+namespace {
+
+// Runs body(grid) on `threads` one-thread blocks.
+template <class Body> void run_grid(uint32_t threads, uint32_t* ctl, uint32_t* err_words, Body body) {
+  std::vector<std::thread> pool;
+  std::vector<uint32_t> verdicts(threads, 0);
+  for (uint32_t b = 0; b < threads; ++b)
+    pool.emplace_back([=, &verdicts] {
+      body(sssp::Grid{b, threads, 0, 1, ctl, &verdicts[b], gq::ErrorFlag{err_words}});
+    });
+  for (auto& t : pool) t.join();
+}
+
+// The distances out of their bits, and the predecessors from them (predecessors.h's passes, on
+// one thread: the GPU runs the same passes over the grid).
+void finish(const sssp::Csr& g, uint32_t source, const std::vector<uint64_t>& bits, double* dist, int64_t* pred) {
+  std::vector<uint32_t> level(g.n, 0);
+  for (uint32_t v = 0; v < g.n; ++v) {
+    dist[v] = sssp::from_bits(bits[v]);
+    pred[v] = sssp::kNoPredecessor;
+  }
+  level[source] = 1;
+  if (sssp::predecessor_pass(0, 1, g, bits.data(), source, 1, 1, pred, level.data()) == 0) return;
+  for (uint32_t pass = 2; sssp::predecessor_pass(0, 1, g, bits.data(), source, pass, 1, pred, level.data()); ++pass) {
+  }
+}
+
+std::vector<uint64_t> start_bits(uint32_t n, uint32_t source) {
+  std::vector<uint64_t> bits(n, sssp::kInfBits);
+  bits[source] = sssp::to_bits(0.0);
+  return bits;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -58,6 +102,48 @@ uint32_t sssp_near_far(const int64_t* indptr, const int32_t* indices, const doub
   stats[2] = st.improvements;
   stats[3] = 0;
   return 0;
+}
+
+// Grid forms (`ch` edges per work item; the CPU's warp is one lane, so one lane per item).
+uint32_t sssp_grid_near_far(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
+                            uint32_t source, double limit, double delta, uint32_t threads, uint32_t ch, double* dist,
+                            int64_t* pred, uint64_t* stats, uint32_t* err_words) {
+  const sssp::Csr g{indptr, indices, weights, n};
+  std::vector<uint64_t> bits = start_bits(n, source);
+  const uint32_t item_cap = n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1;
+  std::vector<uint64_t> items0(item_cap), items1(item_cap), nearest(2, sssp::kInfBits);
+  std::vector<uint32_t> far0(n), far1(n), in_far(n, 0), mark(n, 0), ctl(sssp::kNfWords, 0);
+  stats[0] = stats[1] = stats[2] = stats[3] = 0;
+  const sssp::NearFarState s{bits.data(), {items0.data(), items1.data()}, item_cap, {far0.data(), far1.data()},
+                             in_far.data(), mark.data(), nearest.data(), stats, 1, ch, 0};
+  run_grid(threads, ctl.data(), err_words,
+           [&](const sssp::Grid& grid) { sssp::near_far_grid(grid, g, source, limit, delta, s); });
+  finish(g, source, bits, dist, pred);
+  return gq::load<gq::mo::acquire>(err_words);
+}
+
+uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
+                                uint32_t source, double limit, double w_min, uint32_t d, uint32_t threads, uint32_t ch,
+                                double* dist, int64_t* pred, uint64_t* stats, uint32_t* err_words) {
+  const sssp::Csr g{indptr, indices, weights, n};
+  if (d > sssp::kMaxBatch) d = sssp::kMaxBatch;
+  const uint32_t levels = gq::BucketHeap::levels_for(n, d);
+  std::unique_ptr<gq::HeapEntry[]> mem(new gq::HeapEntry[gq::BucketHeap::entries(d, levels)]);
+  std::vector<uint32_t> sizes(2 * levels, 0);
+  std::vector<uint64_t> bits = start_bits(n, source);
+  const uint32_t item_cap = n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1;
+  std::vector<uint64_t> items(item_cap);
+  std::vector<uint32_t> updates(n), mark(n, 0), sort_keys(sssp::kMaxBatch), ctl(sssp::kPdWords, 0);
+  std::vector<uint8_t> settled(n, 0);
+  std::vector<gq::HeapEntry> batch(d);
+  stats[0] = stats[1] = stats[2] = stats[3] = 0;
+  const sssp::ParDijkstraState s{bits.data(), items.data(), item_cap, updates.data(), mark.data(), settled.data(),
+                                 batch.data(), sort_keys.data(), stats, 1, ch, 0};
+  const gq::BucketHeap heap{mem.get(), sizes.data(), d, levels};
+  run_grid(threads, ctl.data(), err_words,
+           [&](const sssp::Grid& grid) { sssp::par_dijkstra_grid(grid, g, source, limit, w_min, heap, s); });
+  finish(g, source, bits, dist, pred);
+  return gq::load<gq::mo::acquire>(err_words);
 }
 
 }  // extern "C"

@@ -114,12 +114,16 @@ def test_bad_source_and_backend():
         sssp(g, algorithm="bellman")
 
 
-def test_kernels_compile_for_sm90():
-    from pathlib import Path
+KERNEL_DIR = __import__("pathlib").Path(__file__).resolve().parents[2] / "sssp_demo" / "kernels"
 
+
+@pytest.mark.parametrize("kernel", sorted(p.name for p in KERNEL_DIR.glob("*.cu")))
+def test_kernels_compile_for_sm90(kernel):
     from queues_cuda.build import INCLUDE_DIR, compile_sm90
 
-    root = Path(__file__).resolve().parents[2] / "sssp_demo"
-    compiler, size = compile_sm90(0, (), root / "kernels" / "sssp_serial.cu",
-                                  include_dirs=(INCLUDE_DIR, root / "include"))
+    compiler, size = compile_sm90(0, (), KERNEL_DIR / kernel, include_dirs=(INCLUDE_DIR, KERNEL_DIR.parent / "include"))
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+def test_every_gpu_kernel_is_compile_checked():
+    assert {"near_far.cu", "par_dijkstra.cu", "predecessors.cu", "sssp_serial.cu"} <= {p.name for p in KERNEL_DIR.glob("*.cu")}

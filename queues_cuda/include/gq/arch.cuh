@@ -73,6 +73,8 @@ enum ErrorSite : uint32_t {
   kSiteTileIdle = 11,      // a tile-renderer worker finding no ray while rays are outstanding
   kSiteMultiQueue = 12,    // the several-queues-per-warp check (multi_queue.cuh)
   kSiteBucketHeap = 13,    // parBucketHeap (bucket_heap.cuh): a level out of room, or a lost entry
+  kSiteGridBarrier = 30,   // shortest paths (sssp_demo/include/sssp/grid.h): the software grid barrier
+  kSiteFrontier = 31,      // shortest paths: a frontier or update list out of room (sssp/advance.h)
 };
 
 // ---------------------------------------------------------------------------------------------

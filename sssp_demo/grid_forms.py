@@ -1,0 +1,234 @@
+"""The grid forms of the shortest-path algorithms: the CUDA backend of `sssp`, and the same code on
+the CPU build for the tests.
+
+Each algorithm is ONE persistent kernel (kernels/near_far.cu, kernels/par_dijkstra.cu) launched
+with no more blocks than the occupancy API says are resident, its rounds separated by the
+software grid barrier of include/sssp/grid.h, so the host waits once per run instead of once per
+round; then the predecessor passes (kernels/predecessors.cu) pick, from the final distances, a
+predecessor tree whose links realise every distance. Frontier Bellman-Ford is Near-Far with
+Delta = +inf. What runs where inside parDijkstra: include/sssp/par_dijkstra_grid.h.
+
+`run_cuda` takes a `DeviceGraph` (the CSR uploaded once, so benchmarks time the algorithm, not
+the copy) and returns CuPy arrays; `run_cpu_grid` runs the same headers on std::threads (one
+thread per block) and returns NumPy arrays.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from queues_cuda.errors import GQError, raise_if_flagged
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+KERNEL_DIR = PACKAGE_DIR / "kernels"
+INCLUDE_DIR = PACKAGE_DIR / "include"
+KERNELS = {"near-far": ("near_far", "sssp_near_far_grid"), "bellman-ford": ("near_far", "sssp_near_far_grid"),
+           "pardijkstra": ("par_dijkstra", "sssp_par_dijkstra_grid"),
+           "pardijkstra-batched": ("par_dijkstra", "sssp_par_dijkstra_grid")}
+GRID_ALGORITHMS = tuple(KERNELS)
+BLOCK = 256
+#: Blocks per SM at most, below the occupancy limit: every block arrives at each grid barrier, so
+#: fewer, fuller blocks make a barrier cheaper. (Measured on an H200: see tools/gpu_sssp_bench.py.)
+BLOCKS_PER_SM = 4
+MAX_BATCH = 4096  # sssp::kMaxBatch: block 0 sorts a BulkUpdate batch in shared memory
+WORDS = 8          # control words (barrier, abort, the algorithm's counters; see the headers)
+ABORT_WORD = 2     # sssp::kAbort
+INF_BITS = 0x7FF0000000000000
+
+
+class OverBudget(GQError):
+    """A run passed its time budget; the kernel stopped itself (the result is incomplete)."""
+
+
+def advance_shape(mean_degree: float, warp: int = 32) -> tuple[int, int]:
+    """(lanes per work item, edges per chunk): include/sssp/advance.h's advance_shape."""
+    lanes = 1
+    while lanes < warp and lanes * 4.0 < mean_degree:
+        lanes *= 2
+    return lanes, lanes * 4
+
+
+def levels_for(n: int, d: int) -> int:
+    """gq::BucketHeap::levels_for."""
+    q = 1
+    while (d << (2 * (q - 1) + 1)) < 2 * n + 2:
+        q += 1
+    return q + 1
+
+
+def heap_entries(d: int, levels: int) -> int:
+    """gq::BucketHeap::entries."""
+    return d * ((1 << (2 * levels)) - 1) + 2 * (3 * d << (2 * (levels - 1)))
+
+
+# ------------------------------------------------------------------------------------------ GPU
+
+
+@dataclass
+class DeviceGraph:
+    """A CSR on the GPU: indptr int64, indices int32, weights float64 (CuPy), and what the
+    launchers need to know about it."""
+
+    indptr: object
+    indices: object
+    weights: object
+    n: int
+    m: int
+    w_min: float
+    mean_degree: float
+    max_degree: int
+
+    @classmethod
+    def upload(cls, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, n: int) -> DeviceGraph:
+        import cupy
+
+        indptr = np.asarray(indptr, np.int64)
+        deg = np.diff(indptr)
+        m = int(indptr[-1]) if n else 0
+        w = np.asarray(weights, np.float64)
+        return cls(cupy.asarray(indptr), cupy.asarray(np.asarray(indices, np.int32)), cupy.asarray(w), n, m,
+                   float(w.min()) if m else 0.0, m / n if n else 0.0, int(deg.max(initial=0)))
+
+
+@lru_cache(maxsize=None)
+def _module(stem: str):
+    from queues_cuda.build import INCLUDE_DIR as GQ_INCLUDE, cuda_module
+
+    return cuda_module(0, (), KERNEL_DIR / f"{stem}.cu", include_dirs=(GQ_INCLUDE, INCLUDE_DIR))
+
+
+@lru_cache(maxsize=None)
+def _blocks(stem: str, name: str) -> int:
+    """Blocks of `name` to launch: all resident at once (the barrier needs every block running),
+    at most BLOCKS_PER_SM per SM."""
+    import cupy
+
+    from queues_cuda.cuda_runtime import BLOCK as RUNTIME_BLOCK, resident_threads
+
+    assert RUNTIME_BLOCK == BLOCK
+    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
+    resident = resident_threads(_module(stem).get_function(name)) // BLOCK
+    if resident < 1:
+        raise GQError(f"{name}: not even one block of {BLOCK} threads can be resident on this GPU")
+    return max(1, min(resident, sms * BLOCKS_PER_SM))
+
+
+def kernel_shape(algorithm: str) -> dict:
+    """Blocks, threads and the compile's register count of an algorithm's kernel (for logs)."""
+    stem, name = KERNELS[algorithm]
+    fn = _module(stem).get_function(name)
+    return {"kernel": name, "blocks": _blocks(stem, name), "threads_per_block": BLOCK,
+            "registers": int(fn.num_regs), "local_bytes": int(fn.local_size_bytes)}
+
+
+def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf, d: int = 1,
+             delta: float = 1.0, budget_s: float | None = None):
+    """Shortest paths on the GPU: (dist float64, pred int64 with -9999, stats dict), CuPy arrays.
+    The work is queued on the current stream; reading the stats synchronises."""
+    import cupy
+
+    if algorithm not in KERNELS:
+        raise GQError(f"--algorithm: {algorithm!r} has no GPU form; GPU forms: {', '.join(KERNELS)}")
+    n, u32, u64, f64 = g.n, np.uint32, np.uint64, np.float64
+    stem, name = KERNELS[algorithm]
+    fn = _module(stem).get_function(name)
+    blocks = _blocks(stem, name)
+    lanes, ch = advance_shape(g.mean_degree)
+    item_cap = n + -(-g.m // ch) + 1
+    if item_cap >= 2**32:
+        raise GQError(f"graph too large for the GPU forms: {item_cap} work items do not fit 32-bit counters")
+    dist = cupy.full(n, INF_BITS, cupy.uint64)
+    dist[source] = 0
+    ctl = cupy.zeros(WORDS, cupy.uint32)
+    err = cupy.zeros(4, cupy.uint32)
+    stats = cupy.zeros(4, cupy.uint64)
+    mark = cupy.zeros(n, cupy.uint32)
+    budget_ns = u64(int(budget_s * 1e9) if budget_s else 0)
+    graph = (g.indptr, g.indices, g.weights, u32(n), u32(source), f64(limit))
+    if stem == "near_far":
+        step = np.inf if algorithm == "bellman-ford" else float(delta)
+        items = [cupy.empty(item_cap, cupy.uint64) for _ in range(2)]
+        far = [cupy.empty(max(n, 1), cupy.uint32) for _ in range(2)]
+        in_far = cupy.zeros(n, cupy.uint32)
+        nearest = cupy.full(2, INF_BITS, cupy.uint64)
+        fn((blocks,), (BLOCK,), (*graph, f64(step), dist, items[0], items[1], u32(item_cap), far[0], far[1], in_far,
+                                 mark, nearest, stats, ctl, u32(lanes), u32(ch), budget_ns, err))
+    else:
+        d = max(1, min(int(d), MAX_BATCH))
+        levels = levels_for(n, d)
+        heap_mem = cupy.empty(heap_entries(d, levels) * 2, cupy.uint64)  # 16-byte entries
+        heap_sizes = cupy.zeros(2 * levels, cupy.uint32)
+        w_min = g.w_min if algorithm == "pardijkstra-batched" else -1.0
+        items = cupy.empty(item_cap, cupy.uint64)
+        updates = cupy.empty(max(n, 1), cupy.uint32)
+        settled = cupy.zeros(n, cupy.uint8)
+        batch = cupy.empty(2 * d, cupy.uint64)
+        fn((blocks,), (BLOCK,), (*graph, f64(w_min), heap_mem, heap_sizes, u32(d), u32(levels), dist, items,
+                                 u32(item_cap), updates, mark, settled, batch, stats, ctl, u32(lanes), u32(ch),
+                                 budget_ns, err))
+    flags = err.get()
+    raise_if_flagged(flags, f"{name}[cuda, {algorithm}]", f"{n} vertices, {g.m} edges, source {source}, "
+                                                          f"{blocks} blocks x {BLOCK}")
+    if int(ctl[ABORT_WORD].get()):
+        raise OverBudget(f"{algorithm}: stopped after its time budget of {budget_s:g} s "
+                         f"({int(stats[0].get()):,} rounds done)")
+    pred = predecessors_cuda(g, dist, source, lanes)
+    names = ("rounds", "relaxations", "improvements", "heap_updates")
+    return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
+
+
+def predecessors_cuda(g: DeviceGraph, dist, source: int, lanes: int):
+    """include/sssp/predecessors.h's passes on the GPU: pass 1, then passes 2, 3, ... only while
+    tight equal-distance edges leave vertices unclaimed."""
+    import cupy
+
+    fn = _module("predecessors").get_function("sssp_predecessor_pass")
+    pred = cupy.full(g.n, -9999, cupy.int64)
+    level = cupy.zeros(g.n, cupy.uint32)
+    level[source] = 1
+    count = cupy.zeros(1, cupy.uint32)
+    blocks = max(1, min(-(-g.n * lanes // BLOCK), 65535))
+    for p in range(1, g.n + 2):
+        count.fill(0)
+        fn((blocks,), (BLOCK,), (g.indptr, g.indices, g.weights, np.uint32(g.n), dist, np.uint32(source),
+                                 np.uint32(p), np.uint32(lanes), pred, level, count))
+        if int(count.get()[0]) == 0:
+            break
+    return pred
+
+
+# ------------------------------------------------------------------------------------------ CPU
+
+
+def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, limit: float = np.inf,
+                 d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4):
+    """The grid forms on the CPU build: `threads` one-thread blocks, `ch` edges per work item.
+    Returns (dist, pred, stats dict) as NumPy arrays."""
+    from .sssp import _library
+
+    lib = _library()
+    dist = np.empty(n, np.float64)
+    pred = np.empty(n, np.int64)
+    out = np.zeros(4, np.uint64)
+    err = np.zeros(4, np.uint32)
+    indptr = np.ascontiguousarray(indptr, np.int64)
+    indices = np.ascontiguousarray(indices, np.int32)
+    weights = np.ascontiguousarray(weights, np.float64)
+    ptr = lambda a: a.ctypes.data  # noqa: E731
+    graph = (ptr(indptr), ptr(indices), ptr(weights), n, int(source), float(limit))
+    if algorithm in ("near-far", "bellman-ford"):
+        step = np.inf if algorithm == "bellman-ford" else float(delta)
+        lib.sssp_grid_near_far(*graph, step, threads, ch, ptr(dist), ptr(pred), ptr(out), ptr(err))
+    elif algorithm in ("pardijkstra", "pardijkstra-batched"):
+        w_min = (float(weights.min()) if weights.size else 0.0) if algorithm == "pardijkstra-batched" else -1.0
+        lib.sssp_grid_par_dijkstra(*graph, w_min, max(1, min(int(d), MAX_BATCH)), threads, ch, ptr(dist), ptr(pred),
+                                   ptr(out), ptr(err))
+    else:
+        raise GQError(f"--algorithm: {algorithm!r} has no grid form; grid forms: {', '.join(KERNELS)}")
+    raise_if_flagged(err, f"{algorithm}[cpu grid form]", f"{n} vertices, source {source}, {threads} threads")
+    return dist, pred, dict(zip(("rounds", "relaxations", "improvements", "heap_updates"), (int(x) for x in out)))

@@ -1,0 +1,98 @@
+// sssp/grid.h — the grid a persistent shortest-path kernel runs on, and its software grid
+// barrier. The grid forms of the algorithms (advance.h, near_far_grid.h, par_dijkstra_grid.h)
+// are written once against this struct and compiled twice:
+//   * GPU: a block is a CUDA block, `block_sync` is __syncthreads, the clock is %globaltimer;
+//   * CPU: a block is ONE std::thread (a warp is one lane wide there, arch.cuh), `block_sync` is
+//     nothing, the clock is CLOCK_MONOTONIC. So CI runs the same round loops, counters and
+//     barrier with real concurrency, just not the same widths.
+//
+// The barrier (Xiao and Feng's "GPU lock-based synchronization", generation-counted): each block's
+// thread 0 publishes the block's writes with a gpu-scope fence, arrives on one counter, and the
+// last arriver resets it and bumps the generation that the others wait on. It is only safe with
+// every block resident, so launches never exceed the occupancy API's count. Every wait is a
+// bounded gq::Spin: a missing partner ends the kernel with the error flag (kSiteGridBarrier),
+// never a hang; once the flag is up every later wait gives up at once, so all blocks leave.
+#pragma once
+#include <gq/arch.cuh>
+
+namespace sssp {
+
+// A warp on this build, and the mask of all its lanes (the grid forms call warp collectives only
+// where every lane of the warp is present: their loops are warp-uniform).
+constexpr uint32_t kWarp = GQ_DEVICE_BUILD ? 32u : 1u;
+constexpr uint32_t kFullWarp = GQ_DEVICE_BUILD ? 0xffffffffu : 1u;
+
+// Waiting at a barrier behind a long serial step (the heap work of parDijkstra's rank 0, which
+// can take milliseconds on a large heap) is legitimate, so the barrier gets 16x the default wait.
+#ifndef SSSP_BARRIER_BUDGET
+#define SSSP_BARRIER_BUDGET (GQ_SPIN_BUDGET * 16u)
+#endif
+
+// Control words shared by every grid form: the barrier's two words first, then per-algorithm use.
+enum CtlWord : uint32_t { kBarCount = 0, kBarGeneration = 1, kAbort = 2, kCtlFirstFree = 3 };
+
+struct Grid {
+  uint32_t block, blocks;    // this block, and how many run (all resident)
+  uint32_t thread, width;    // this thread in its block, and the block's width
+  uint32_t* ctl;             // device words: kBarCount, kBarGeneration, kAbort, then the algorithm's
+  uint32_t* verdict;         // one word the block shares (shared memory on the GPU)
+  gq::ErrorFlag err;
+
+  GQ_HD uint32_t rank() const { return block * width + thread; }
+  GQ_HD uint32_t size() const { return blocks * width; }
+  GQ_HD bool leader() const { return block == 0 && thread == 0; }
+
+  GQ_HD GQ_INLINE void block_sync() const {
+#if GQ_DEVICE_BUILD
+    __syncthreads();
+#endif
+  }
+
+  // Nanoseconds on a clock every block reads alike (for the time budget only).
+  GQ_HD GQ_INLINE uint64_t now_ns() const {
+#if GQ_DEVICE_BUILD
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+#else
+    return gq::host_now_ns();
+#endif
+  }
+
+  // Every thread of the grid arrives before any leaves; what any thread wrote before is visible
+  // to every thread after. Returns false, for every thread of a block alike, once the error flag
+  // is up or the leader asked everyone to stop (kAbort): callers leave their loop then.
+  GQ_HD bool sync() const {
+    block_sync();
+    if (thread == 0) {
+      gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
+      const uint32_t gen = gq::load<gq::mo::acquire>(ctl + kBarGeneration);
+      if (gq::fetch_add<gq::mo::acq_rel>(ctl + kBarCount, 1u) == blocks - 1) {
+        gq::store<gq::mo::relaxed>(ctl + kBarCount, 0u);  // nobody arrives again before the bump
+        gq::store<gq::mo::release>(ctl + kBarGeneration, gen + 1u);
+      } else {
+        gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
+        while (gq::load<gq::mo::acquire>(ctl + kBarGeneration) == gen)
+          if (!spin.step(err, gq::kSiteGridBarrier, gen)) break;
+      }
+      gq::fence<gq::mo::acq_rel>();
+      const bool go = !err.raised() && gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
+      gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
+    }
+    block_sync();
+    return gq::load<gq::mo::relaxed>(verdict) != 0u;
+  }
+};
+
+// The uniform loop every grid form uses to spread `count` items over the grid a warp at a time:
+// `f(i, live)` runs for i = the lane's item, with every lane of the warp present (live says
+// whether i < count), so `f` may use warp collectives.
+template <class F> GQ_HD GQ_INLINE void for_each_warp_uniform(const Grid& grid, uint32_t count, F f) {
+  const uint32_t lanes = grid.size();
+  for (uint32_t base = grid.rank() - gq::lane_id(); base < count; base += lanes) {
+    const uint32_t i = base + gq::lane_id();
+    f(i, i < count);
+  }
+}
+
+}  // namespace sssp

@@ -1,0 +1,149 @@
+// sssp/near_far_grid.h — Near-Far delta-stepping as ONE persistent grid (Davidson et al., "Work-
+// Efficient Parallel GPU Methods for Single-Source Shortest Paths", IPDPS 2014), the parallel form
+// of near_far.h; frontier Bellman-Ford is the same loop with Delta = threshold = +inf (every
+// improved vertex is "near", the far pile stays empty).
+//
+// Rounds: `advance` relaxes the near frontier's items with an atomic minimum on the distance
+// bits; a vertex whose distance this thread lowered goes, if it is below the threshold, into the
+// next near frontier (once per generation: an exchange on its stamp), else into the far pile
+// (once: a flag). When the near frontier runs dry, the far phase: (F1) the grid finds the nearest
+// far vertex that is not stale (stale: below the threshold, so it was relaxed as a near vertex);
+// (F2) the threshold rises by whole deltas past it, and the pile splits into the new near frontier
+// and the pile that stays. Rounds and phases are separated by the grid barrier, and every loop
+// decision is read by all threads from the same words after a barrier, so all leave together.
+//
+// Words (after grid.h's): three item-list lengths used in rotation (round r reads r % 3, fills
+// (r + 1) % 3, and its leader clears (r + 2) % 3, which nobody touches in round r), the two
+// far-pile lengths; two 64-bit slots (NearFarState::nearest) hold the far phases' minima.
+#pragma once
+#include "advance.h"
+
+namespace sssp {
+
+enum NearFarWord : uint32_t { kNfItems0 = kCtlFirstFree, kNfFar0 = kCtlFirstFree + 3, kNfWords = kCtlFirstFree + 5 };
+
+struct NearFarState {
+  uint64_t* dist;        // [n] distance bits, +inf but the source's +0
+  uint64_t* items[2];    // near frontiers, cap `item_cap` each
+  uint32_t item_cap;
+  uint32_t* far[2];      // far piles, n each
+  uint32_t* in_far;      // [n] 0/1
+  uint32_t* mark;        // [n] generation stamp of the last near frontier that took the vertex
+  uint64_t* nearest;     // [2] the far phases' minima, used in turn, +inf at start
+  uint64_t* stats;       // rounds, relaxations, improvements (added to)
+  uint32_t lanes, ch;    // advance shape
+  uint64_t budget_ns;    // 0: none; else the leader stops the grid (kAbort) once past it
+};
+
+// The smallest threshold + k * delta (k >= 1) above `nearest` (> threshold), found by one division
+// and a few steps; where delta is too small to move a threshold that large, the next double above
+// `nearest` (any threshold above it keeps the result exact: it only sorts near from far).
+GQ_HD inline double raise_threshold(double threshold, double nearest, double delta) {
+  const double steps = (nearest - threshold) / delta;
+  double t = threshold + (steps < 9.0e18 ? (double)(int64_t)steps : steps) * delta;
+  for (int i = 0; i < 4 && t <= nearest; ++i) t += delta;
+  return t > nearest ? t : from_bits(to_bits(nearest) + 1);
+}
+
+GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source, double limit, double delta,
+                                const NearFarState& s) {
+  uint32_t* ctl = grid.ctl;
+  const gq::ErrorFlag& err = grid.err;
+  const uint64_t started = grid.leader() ? grid.now_ns() : 0;
+  uint64_t relaxations = 0, improvements = 0, rounds = 0;
+  if (grid.leader()) {  // the first frontier: the source's chunks
+    const uint32_t n0 = chunks_of(g, source, s.ch);
+    for (uint32_t c = 0; c < n0; ++c) s.items[0][c] = ((uint64_t)c << 32) | source;
+    gq::store<gq::mo::relaxed>(ctl + kNfItems0, n0);
+  }
+  double threshold = delta;  // Bellman-Ford: +inf
+  uint32_t r = 0, gen = 1, fp = 0;
+  bool go = grid.sync();
+  while (go) {
+    const uint32_t nitems = gq::load<gq::mo::relaxed>(ctl + kNfItems0 + r % 3);
+    if (nitems) {
+      const uint32_t stamp = ++gen;
+      const ItemList next{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
+      advance(grid, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch,
+              [&](uint32_t u, double du, int64_t k, bool live) {
+                bool near = false, far = false;
+                uint32_t v = 0;
+                if (live) {
+                  ++relaxations;
+                  v = (uint32_t)g.indices[k];
+                  const double nd = du + g.weights[k];
+                  if (nd <= limit && lower_distance(s.dist, v, nd)) {
+                    ++improvements;
+                    if (nd < threshold) near = gq::exchange<gq::mo::relaxed>(s.mark + v, stamp) != stamp;
+                    else far = gq::exchange<gq::mo::relaxed>(s.in_far + v, 1u) == 0u;
+                  }
+                }
+                push_chunks(g, next, s.ch, v, near, err);
+                push_vertex(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
+              });
+      if (grid.leader()) {
+        gq::store<gq::mo::relaxed>(ctl + kNfItems0 + (r + 2) % 3, 0u);
+        ++rounds;
+        if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+      }
+      ++r;
+      go = grid.sync();
+      continue;
+    }
+    // The near frontier ran dry: the far phase. (F1) the nearest live far vertex.
+    const uint32_t nfar = gq::load<gq::mo::relaxed>(ctl + kNfFar0 + fp);
+    if (nfar == 0) break;
+    for_each_warp_uniform(grid, nfar, [&](uint32_t i, bool live) {
+      if (!live) return;
+      const uint32_t v = s.far[fp][i];
+      const uint64_t b = gq::load<gq::mo::relaxed>(s.dist + v);
+      if (!(from_bits(b) < threshold)) {
+        uint64_t seen = gq::load<gq::mo::relaxed>(s.nearest + fp);
+        while (b < seen) {
+          const uint64_t found = gq::cas<gq::mo::relaxed>(s.nearest + fp, seen, b);
+          if (found == seen) break;
+          seen = found;
+        }
+      }
+    });
+    if (!grid.sync()) break;
+    const double nearest = from_bits(gq::load<gq::mo::relaxed>(s.nearest + fp));
+    if (!(nearest < 1.0 / 0.0)) break;  // every far vertex was stale
+    // (F2) the threshold passes the nearest, the new near frontier splits off the pile.
+    const double next_threshold = raise_threshold(threshold, nearest, delta);
+    const uint32_t stamp = ++gen;
+    const ItemList now{s.items[r & 1], ctl + kNfItems0 + r % 3, s.item_cap};  // empty: refill it
+    for_each_warp_uniform(grid, nfar, [&](uint32_t i, bool live) {
+      bool near = false, stays = false;
+      uint32_t v = 0;
+      if (live) {
+        v = s.far[fp][i];
+        const double dv = read_distance(s.dist, v);
+        if (dv < threshold) {
+          gq::store<gq::mo::relaxed>(s.in_far + v, 0u);  // stale: relaxed as a near vertex already
+        } else if (dv < next_threshold) {
+          gq::store<gq::mo::relaxed>(s.in_far + v, 0u);
+          near = gq::exchange<gq::mo::relaxed>(s.mark + v, stamp) != stamp;
+        } else {
+          stays = true;
+        }
+      }
+      push_chunks(g, now, s.ch, v, near, err);
+      push_vertex(s.far[fp ^ 1], ctl + kNfFar0 + (fp ^ 1), g.n, v, stays, err);
+    });
+    if (grid.leader()) {
+      gq::store<gq::mo::relaxed>(ctl + kNfFar0 + fp, 0u);
+      // The other phase's minimum: last read before the previous barrier, next used after this one
+      // (this phase's is still being read by threads that have not reached F2).
+      gq::store<gq::mo::relaxed>(s.nearest + (fp ^ 1), kInfBits);
+    }
+    threshold = next_threshold;
+    fp ^= 1;
+    go = grid.sync();
+  }
+  gq::fetch_add<gq::mo::relaxed>(s.stats + 1, relaxations);
+  gq::fetch_add<gq::mo::relaxed>(s.stats + 2, improvements);
+  if (grid.leader()) gq::fetch_add<gq::mo::relaxed>(s.stats + 0, rounds);
+}
+
+}  // namespace sssp

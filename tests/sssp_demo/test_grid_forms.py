@@ -1,0 +1,66 @@
+"""The grid forms the GPU runs (include/sssp/near_far_grid.h, par_dijkstra_grid.h,
+predecessors.h), on the CPU build: std::threads as one-thread blocks meeting at the same software
+grid barrier. Exactly scipy's distances and a predecessor tree that realises them, on random
+graphs with zero weights (zero-weight cycles: the predecessor passes must not close them),
+parallel edges, self-loops, unreachable vertices and a single vertex; every chunk size from one
+edge per work item up; the seed DAG's closed form; limit."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import dijkstra
+from test_sssp_algorithms import random_graph
+
+from sssp_demo import generators
+from sssp_demo.grid_forms import GRID_ALGORITHMS, run_cpu_grid
+from sssp_demo.reference import check_distances
+
+
+def check(g, source, algorithm, limit=np.inf, **kw):
+    dist, pred, stats = run_cpu_grid(g.indptr, g.indices, g.data, g.shape[0], source, algorithm, limit=limit, **kw)
+    ref = dijkstra(g, indices=source, limit=limit)
+    assert np.array_equal(dist, ref), f"{int((dist != ref).sum())} distances differ ({stats})"
+    if np.isinf(limit):
+        problems = check_distances(g, source, dist, pred)
+        assert not problems, problems
+    return stats
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+@pytest.mark.parametrize("threads, ch", [(1, 1), (3, 3), (4, 64)])
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n, m", [(1, 0), (2, 1), (50, 200), (300, 3000), (1000, 4000)])
+def test_grid_forms_equal_scipy(algorithm, threads, ch, seed, n, m):
+    g = random_graph(seed, n, m, zero_frac=0.3 if seed % 2 else 0.0)
+    check(g, seed % n, algorithm, d=7, delta=5.0, threads=threads, ch=ch)
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+def test_grid_forms_on_the_seed_dag(algorithm):
+    n = 1500
+    g = generators.seed_dag(n, 60_000, 1)
+    dist, pred, stats = run_cpu_grid(g.indptr, g.indices, g.data, n, 0, algorithm, d=4096,
+                                     delta=32 * g.data.mean() / (g.nnz / n), threads=2, ch=16)
+    assert np.array_equal(dist, np.arange(n, dtype=float))
+    assert np.array_equal(pred[1:], np.arange(n - 1))  # the chain is the only shortest path
+    if algorithm.startswith("pardijkstra"):
+        assert stats["relaxations"] == g.nnz  # every vertex settled once, every edge relaxed once
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+def test_grid_forms_limit(algorithm):
+    g = random_graph(3, 200, 1500, zero_frac=0.2)
+    check(g, 0, algorithm, limit=15.0, d=5, delta=3.0, threads=4, ch=2)
+
+
+def test_zero_weight_cycle_gets_a_tree():
+    """0 -> 1 (w 1), then 1 <-> 2 <-> 3 all zero: three vertices at one distance, tight both ways."""
+    import scipy.sparse as sp
+
+    u = np.array([0, 1, 2, 2, 3, 3, 1])
+    v = np.array([1, 2, 1, 3, 2, 1, 3])
+    w = np.array([1.0, 0, 0, 0, 0, 0, 0])
+    g = sp.csr_matrix((w, (u, v)), shape=(4, 4))
+    for algorithm in GRID_ALGORITHMS:
+        check(g, 0, algorithm, threads=2, ch=1)
