@@ -90,7 +90,8 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t
   run_threads(nthreads, [&](uint32_t tid) {
     RayCounts c{0, 0, 0};
     // Workers spread over the tiles as GPU blocks do.
-    rt::tile_worker(p, pool, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, pixels * spp, samples_done,
+    rt::tile_worker(p, pool, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, 1u, pixels * spp,
+                    samples_done,
                     c, err);
     add_counts(counts, c);
   });

@@ -72,13 +72,15 @@ extern "C" __global__ void rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* ba
                                     uint64_t capacity, uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y,
                                     uint64_t* samples_done, uint64_t* counts, uint32_t* err_words) {
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+  // Blocks are whole warps, all converged at entry; the lanes past nthreads leave here.
+  const uint32_t members = gq::ballot(0xFFFFFFFFu, tid < nthreads);
   if (tid >= nthreads) return;
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, nthreads};
   RayCounts c{0, 0, 0};
-  rt::tile_worker(p, pool, g, tq, blockIdx.x % g.count(), tid, (uint64_t)width * height * spp, samples_done, c,
-                  gq::ErrorFlag{err_words});
+  rt::tile_worker(p, pool, g, tq, blockIdx.x % g.count(), tid, members, (uint64_t)width * height * spp,
+                  samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 

@@ -84,8 +84,19 @@ enum ErrorSite : uint32_t {
 
 #define GQ_PTX_ORDER_LD(o) ((o) == mo::relaxed ? 0 : 1)
 
+// GQ_PROBE_SC_FENCE is a measuring aid for tools/gpu_render_probe.py, never part of a shipped
+// build: 1 spells seq_cst's fence as fence.acq_rel, 2 drops it, to show what the fences cost.
+#ifndef GQ_PROBE_SC_FENCE
+#define GQ_PROBE_SC_FENCE 0
+#endif
 template <mo O> GQ_DEV GQ_INLINE void fence_before() {
-  if constexpr (O == mo::seq_cst) asm volatile("fence.sc.gpu;" ::: "memory");
+  if constexpr (O == mo::seq_cst) {
+#if GQ_PROBE_SC_FENCE == 1
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#elif GQ_PROBE_SC_FENCE == 0
+    asm volatile("fence.sc.gpu;" ::: "memory");
+#endif
+  }
 }
 
 template <mo O = mo::acquire> GQ_DEV GQ_INLINE uint64_t load(const uint64_t* p) {

@@ -94,6 +94,12 @@ struct Glfq {
     }
   }
 
+  // For pollers (the tile renderer's idle workers): skip a queue that looks empty instead of
+  // calling try_dequeue on it. On an empty sCQ ring every dequeue takes a ticket, burns a slot,
+  // drags Tail forward and spends Threshold, and every enqueue resets Threshold to 3n - 1, so
+  // thousands of idle pollers would keep the last producers retrying on burnt slots.
+  GQ_HD bool looks_empty() const { return aq.looks_empty(); }
+
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
     guard.enter(tid);
     const uint32_t i = aq.dequeue(err);

@@ -79,6 +79,14 @@ struct ScqRing {
     return pack(0, 1, kBot);
   }
 
+  // A hint, not an answer: true when a new dequeue ticket would find nothing (Threshold spent, or
+  // Head caught up with Tail: every index ever installed has a ticket holder already). Plain
+  // relaxed reads; a poller uses it to skip a ring rather than take a ticket (glfq.cuh).
+  GQ_HD bool looks_empty() const {
+    return (int64_t)load<mo::relaxed>(threshold()) < 0 ||
+           (int64_t)(load<mo::relaxed>(tail()) - load<mo::relaxed>(head())) <= 0;
+  }
+
   // catchup (sCQ): after an empty dequeue, drag Tail up to Head so enqueuers skip burnt tickets.
   GQ_HD void catchup(uint64_t t, uint64_t h, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner

@@ -61,12 +61,32 @@ GQ_HD GQ_INLINE void seed_pixel(const TileGrid& g, const TileQueues& tq, uint32_
   tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err);
 }
 
+// A queue kind without the poller's hint (gq/queue_select.cuh) is always worth a try_dequeue.
+template <class Q>
+GQ_HD GQ_INLINE auto looks_empty(const Q& q, int) -> decltype(q.looks_empty()) { return q.looks_empty(); }
+template <class Q>
+GQ_HD GQ_INLINE bool looks_empty(const Q&, long) { return false; }
+
+// The order in which a worker tries the tiles: its home first, then all the others starting at
+// an offset that differs from warp to warp, so that the workers of one home tile do not all
+// descend on the same neighbour when theirs runs dry. Warp-uniform, so a warp's lanes still try
+// one queue together and their tickets aggregate.
+GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uint32_t tiles) {
+  return k == 0 ? home : (home + scatter + k) % tiles;
+}
+
 // One persistent worker. `home` is its tile (all workers of a block share one, so a warp's
-// batched dequeue meets one queue); the render ends when `samples_done` reaches `total`
+// batched dequeue meets one queue); `members` are the lanes of its warp that are workers (the
+// caller's own bit on the host); the render ends when `samples_done` reaches `total`
 // (pixels x spp).
+//
+// The loop is warp-uniform: every iteration starts with all members together and the warp
+// leaves together. After advance_path and the re-enqueue the lanes have diverged, and with
+// independent thread scheduling nothing makes them meet again; the dequeue of the next
+// iteration would then take one ticket per straggling lane instead of one per warp.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const TileQueues& tq,
-                                 uint32_t home, uint32_t tid, uint64_t total, uint64_t* samples_done,
-                                 RayCounts& c, const gq::ErrorFlag& err) {
+                                 uint32_t home, uint32_t tid, uint32_t members, uint64_t total,
+                                 uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
   // wait ends when the count moves. On the GPU an idle round tries every tile's queue, so the
@@ -78,19 +98,29 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
   const uint32_t idle_budget = GQ_SPIN_BUDGET;
 #endif
   gq::Spin idle(idle_budget);
+  const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
-  while (gq::load<gq::mo::acquire>(samples_done) < total) {
+  bool stop = false;  // this lane is finished: the render is done, or the error flag is up
+  for (;;) {
+    gq::sync_lanes(members);
+    stop = stop || err.raised() || gq::load<gq::mo::acquire>(samples_done) >= total;
+    if (gq::ballot(members, stop) == members) return;
+    if (stop) continue;  // wait at the top for the lanes still working
     uint32_t pixel = 0;
     bool got = false;
-    for (uint32_t k = 0; k < tiles && !got; ++k) got = tq.queue((home + k) % tiles).try_dequeue(&pixel, tid, err);
-    if (err.raised()) return;
+    for (uint32_t k = 0; k < tiles && !got; ++k) {
+      const gq::Queue q = tq.queue(victim(home, k, scatter, tiles));
+      // An idle worker that took tickets on empty queues would slow the producers it waits for.
+      if (!looks_empty(q, 0)) got = q.try_dequeue(&pixel, tid, err);
+    }
+    if (err.raised()) continue;
     if (!got) {
       const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
       if (now != seen) {  // someone finished a sample: the wait starts over
         seen = now;
         idle = gq::Spin(idle_budget);
       }
-      if (!idle.step(err, gq::kSiteTileIdle, now)) return;
+      stop = !idle.step(err, gq::kSiteTileIdle, now);
       continue;
     }
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
@@ -98,7 +128,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     PathState st = pool[pixel];
     const Next next = advance_path(p, st, pixel, c);
     pool[pixel] = st;
-    if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) return;
+    if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) continue;
     if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
   }
 }

@@ -1,0 +1,74 @@
+"""Where the queue renderer's time goes: one scene, several builds and settings, side by side.
+
+    python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
+
+A measuring aid, not a benchmark of record: besides the shipped builds it renders with
+GQ_PROBE_SC_FENCE=1 (seq_cst's fence spelt fence.acq_rel) and =2 (no fence), builds that are NOT
+correct queues, to show how much of a segment's cost the fences are. Each row is the median of
+three renders after one warm-up (one, where the warm-up took over a second); the image is
+compared with the compaction baseline's.
+"""
+
+import argparse
+import json
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+
+import raytrace.cuda_render as cr
+from queues_cuda import build as qbuild
+from queues_cuda.provenance import provenance
+from queues_cuda.queues import QUEUES
+from raytrace.build import INCLUDE_DIRS, KERNEL, NVRTC_FLAGS
+from raytrace.render import RenderOptions, SceneArrays
+from raytrace.scene import load_scene
+
+parser = argparse.ArgumentParser()
+parser.add_argument("out")
+parser.add_argument("--scene", default="scenes/spheres100.toml")
+parser.add_argument("--width", type=int, default=1920)
+parser.add_argument("--height", type=int, default=1080)
+parser.add_argument("--spp", type=int, default=4)
+args = parser.parse_args()
+
+scene = load_scene(args.scene)
+arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
+base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
+configs = [  # (label, defines, options)
+    ("compaction", (), dict(renderer="compaction")),
+    ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
+    ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 16x16", (), dict(queue="glfq", tiles=(16, 16))),
+    ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
+    ("glfq 32x32", (), dict(queue="glfq", tiles=(32, 32))),
+    ("glfq 8x8 fence=none", ("GQ_PROBE_SC_FENCE=2",), dict(queue="glfq", tiles=(8, 8))),
+    ("sfq 8x8", (), dict(queue="sfq", tiles=(8, 8))),
+]
+rows, reference = [], None
+for label, defines, extra in configs:
+    opts = RenderOptions(**base, **extra)
+    cr.cuda_module = lambda kind_id, d=defines: qbuild.cuda_module(kind_id, d, KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
+    kind = QUEUES[opts.queue]
+    try:
+        warm = cr.render_cuda(arrays, opts, kind)  # warm-up (and compile)
+        # A pathological configuration (seconds per render) gets one more run, not three.
+        runs = [cr.render_cuda(arrays, opts, kind) for _ in range(3 if warm.seconds < 1.0 else 1)]
+    except Exception as exc:  # a probe row that fails is reported, the others still run
+        rows.append({"config": label, "error": str(exc)})
+        print(f"{label:30s} failed: {exc}", flush=True)
+        continue
+    rays = sum(runs[0].rays.values())
+    seconds = statistics.median(r.seconds for r in runs)
+    if reference is None:
+        reference = runs[0].image
+    same = bool(np.array_equal(runs[0].image, reference))
+    rows.append({"config": label, "defines": list(defines), "seconds": seconds, "rays": rays,
+                 "mrays_per_s": rays / seconds / 1e6, "threads": runs[0].threads, "same_image": same,
+                 "rays_by_type": runs[0].rays})
+    print(f"{label:30s} {seconds * 1e3:9.2f} ms {rays / seconds / 1e6:10.1f} MRays/s  same={same}", flush=True)
+record = provenance(command=sys.argv, scene=args.scene, width=args.width, height=args.height,
+                    spp=args.spp, rows=rows)
+Path(args.out).mkdir(parents=True, exist_ok=True)
+(Path(args.out) / "render-probe.json").write_text(json.dumps(record, indent=2))
