@@ -15,9 +15,8 @@ thread per block) and returns NumPy arrays.
 
 from __future__ import annotations
 
-import ctypes
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -95,20 +94,22 @@ class DeviceGraph:
                    float(w.min()) if m else 0.0, m / n if n else 0.0, int(deg.max(initial=0)))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _module(stem: str):
-    from queues_cuda.build import INCLUDE_DIR as GQ_INCLUDE, cuda_module
+    from queues_cuda.build import INCLUDE_DIR as GQ_INCLUDE
+    from queues_cuda.build import cuda_module
 
     return cuda_module(0, (), KERNEL_DIR / f"{stem}.cu", include_dirs=(GQ_INCLUDE, INCLUDE_DIR))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _blocks(stem: str, name: str) -> int:
     """Blocks of `name` to launch: all resident at once (the barrier needs every block running),
     at most BLOCKS_PER_SM per SM."""
     import cupy
 
-    from queues_cuda.cuda_runtime import BLOCK as RUNTIME_BLOCK, resident_threads
+    from queues_cuda.cuda_runtime import BLOCK as RUNTIME_BLOCK
+    from queues_cuda.cuda_runtime import resident_threads
 
     assert RUNTIME_BLOCK == BLOCK
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
@@ -121,9 +122,9 @@ def _blocks(stem: str, name: str) -> int:
 def kernel_shape(algorithm: str) -> dict:
     """Blocks, threads and the compile's register count of an algorithm's kernel (for logs)."""
     stem, name = KERNELS[algorithm]
-    fn = _module(stem).get_function(name)
+    a = _module(stem).get_function(name).attributes
     return {"kernel": name, "blocks": _blocks(stem, name), "threads_per_block": BLOCK,
-            "registers": int(fn.num_regs), "local_bytes": int(fn.local_size_bytes)}
+            "registers": int(a["num_regs"]), "local_bytes": int(a["local_size_bytes"])}
 
 
 def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf, d: int = 1,
@@ -161,6 +162,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     else:
         d = max(1, min(int(d), MAX_BATCH))
         levels = levels_for(n, d)
+        _ensure_stack(levels)
         heap_mem = cupy.empty(heap_entries(d, levels) * 2, cupy.uint64)  # 16-byte entries
         heap_sizes = cupy.zeros(2 * levels, cupy.uint32)
         w_min = g.w_min if algorithm == "pardijkstra-batched" else -1.0
@@ -174,12 +176,26 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     flags = err.get()
     raise_if_flagged(flags, f"{name}[cuda, {algorithm}]", f"{n} vertices, {g.m} edges, source {source}, "
                                                           f"{blocks} blocks x {BLOCK}")
-    if int(ctl[ABORT_WORD].get()):
+    if int(ctl.get()[ABORT_WORD]):
         raise OverBudget(f"{algorithm}: stopped after its time budget of {budget_s:g} s "
-                         f"({int(stats[0].get()):,} rounds done)")
+                         f"({int(stats.get()[0]):,} rounds done)")
     pred = predecessors_cuda(g, dist, source, lanes)
     names = ("rounds", "relaxations", "improvements", "heap_updates")
     return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
+
+
+def _ensure_stack(levels: int) -> None:
+    """Empty and Fill recurse down the heap's levels (bucket_heap.cuh): each level can hold two
+    frames (a Fill calling the Empty and the Fill below it), about 100 bytes each for sm_90 today,
+    more than CUDA's default 1 KiB per-thread stack once a heap has more than a few levels. The
+    limit is per context and reserves memory for every resident thread, so it only ever grows."""
+    import cupy
+
+    rt = cupy.cuda.runtime
+    stack = getattr(rt, "cudaLimitStackSize", 0)  # cudaLimit's value 0 where CuPy has no name for it
+    need = 1024 + 2 * (levels + 2) * 192
+    if rt.deviceGetLimit(stack) < need:
+        rt.deviceSetLimit(stack, need)
 
 
 def predecessors_cuda(g: DeviceGraph, dist, source: int, lanes: int):
@@ -219,7 +235,7 @@ def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, 
     indptr = np.ascontiguousarray(indptr, np.int64)
     indices = np.ascontiguousarray(indices, np.int32)
     weights = np.ascontiguousarray(weights, np.float64)
-    ptr = lambda a: a.ctypes.data  # noqa: E731
+    ptr = lambda a: a.ctypes.data
     graph = (ptr(indptr), ptr(indices), ptr(weights), n, int(source), float(limit))
     if algorithm in ("near-far", "bellman-ford"):
         step = np.inf if algorithm == "bellman-ford" else float(delta)

@@ -1,0 +1,163 @@
+"""The shortest-path grid kernels on the GPU (sssp_demo/grid_forms.py): every algorithm against
+scipy's dijkstra on every graph family (random graphs with zero weights, parallel edges,
+self-loops and unreachable vertices; a single vertex; the seed DAG; the road, R-MAT and Delaunay
+stand-ins), through `sssp(..., backend="cuda")` and `gq plan --backend cuda`.
+
+Run with ``-s``: each case prints one line (graph, algorithm, kernel shape, rounds, relaxations,
+GPU milliseconds, differences), so a failure can be diagnosed from the log alone.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from scipy.sparse.csgraph import dijkstra
+from test_sssp_algorithms import random_graph
+
+from sssp_demo import generators
+from sssp_demo.grid_forms import (
+    GRID_ALGORITHMS,
+    DeviceGraph,
+    OverBudget,
+    kernel_shape,
+    run_cuda,
+)
+from sssp_demo.reference import check_distances
+from sssp_demo.sssp import SsspStats, as_csr, davidson_delta, sssp
+
+pytestmark = pytest.mark.gpu
+
+
+def run_and_check(g, source, algorithm, what, limit=np.inf, **kw):
+    import cupy
+
+    indptr, idx, w, n = as_csr(g)
+    dg = DeviceGraph.upload(indptr, idx, w, n)
+    kw.setdefault("d", max(1, dg.max_degree))
+    kw.setdefault("delta", davidson_delta(float(w.mean()) if w.size else 0.0, dg.mean_degree))
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record()
+    dist, pred, stats = run_cuda(dg, source, algorithm, limit=limit, **kw)
+    end.record()
+    end.synchronize()
+    ms = cupy.cuda.get_elapsed_time(start, end)
+    dist, pred = dist.get(), pred.get()
+    ref = dijkstra(g, indices=source, limit=limit)
+    differ = int((dist != ref).sum())
+    shape = kernel_shape(algorithm)
+    print(f"\n[sssp-gpu] {what}: n={n:,} m={dg.m:,} {algorithm} source={source} blocks={shape['blocks']}x"
+          f"{shape['threads_per_block']} regs={shape['registers']} local={shape['local_bytes']}B "
+          f"rounds={stats['rounds']:,} relax={stats['relaxations']:,} impr={stats['improvements']:,} "
+          f"heap={stats['heap_updates']:,} gpu_ms={ms:.3f} differ={differ}", flush=True)
+    if differ:
+        bad = np.flatnonzero(dist != ref)[:5]
+        pytest.fail(f"{differ} distances differ, e.g. " + ", ".join(f"v{v}: gpu {dist[v]!r} scipy {ref[v]!r}" for v in bad))
+    if np.isinf(limit):
+        problems = check_distances(g, source, dist, pred)
+        assert not problems, problems
+    return stats
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("n, m", [(1, 0), (2, 1), (50, 200), (300, 3000), (1000, 4000), (20_000, 400_000)])
+def test_random_graphs(algorithm, seed, n, m):
+    g = random_graph(seed, n, m, zero_frac=0.3 if seed % 2 else 0.0)
+    run_and_check(g, seed % n, algorithm, f"random seed={seed} zeros={'30%' if seed % 2 else 'none'}")
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+@pytest.mark.parametrize("d", [1, 3, 64])
+def test_batch_sizes(algorithm, d):
+    g = random_graph(7, 3000, 60_000, zero_frac=0.1)
+    run_and_check(g, 0, algorithm, f"random d={d}", d=d)
+
+
+FAMILIES = {
+    "seed-dag-small": lambda: generators.seed_dag(3000, 300_000, 1),
+    "seed-dag-30k": lambda: generators.seed_dag(30_000, 3_000_000, 2),
+    "road-300x300": lambda: generators.road_like(300, 300, 3),
+    "rmat-14": lambda: generators.rmat(14, 16, 4),
+    "rmat-12-symmetric": lambda: generators.rmat(12, 8, 5, symmetric=True),
+    "delaunay-50k": lambda: generators.delaunay(50_000, 6),
+}
+
+
+@pytest.fixture(scope="module")
+def families():
+    return {}
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+def test_graph_families(families, family, algorithm):
+    if family not in families:
+        families[family] = FAMILIES[family]()
+    g = families[family]
+    stats = run_and_check(g, 0, algorithm, family)
+    if family.startswith("seed-dag") and algorithm == "pardijkstra":
+        assert stats["rounds"] == g.shape[0] and stats["relaxations"] == g.nnz
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+def test_limit(algorithm):
+    g = random_graph(3, 2000, 20_000, zero_frac=0.1)
+    run_and_check(g, 0, algorithm, "random limit=15", limit=15.0)
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+def test_sssp_api_several_sources_and_cupy_input(algorithm):
+    import cupyx.scipy.sparse as csp
+
+    g = random_graph(9, 500, 5000, zero_frac=0.1)
+    stats = SsspStats()
+    dist, pred = sssp(g, indices=[0, 7, 499], algorithm=algorithm, backend="cuda", stats=stats)
+    assert np.array_equal(dist, dijkstra(g, indices=[0, 7, 499]))
+    for row, source in enumerate((0, 7, 499)):
+        assert not check_distances(g, source, dist[row], pred[row])
+    canonical = g.copy()
+    canonical.sum_duplicates()  # a CuPy matrix is built from a canonical one
+    dist_cupy = sssp(csp.csr_matrix(canonical), indices=3, algorithm=algorithm, backend="cuda",
+                     return_predecessors=False)
+    assert np.array_equal(dist_cupy, dijkstra(canonical, indices=3))
+    print(f"\n[sssp-gpu] api {algorithm}: {stats}", flush=True)
+
+
+def test_auto_backend_takes_the_gpu():
+    from sssp_demo.sssp import resolve_backend
+
+    assert resolve_backend("pardijkstra", "auto") == "cuda"
+    assert resolve_backend("scipy", "auto") == "cpu"
+
+
+def test_time_budget_stops_the_kernel():
+    """A run past its budget stops itself at a round boundary (every block leaves the barrier
+    loop together) and says so; the next run on the same GPU is unaffected."""
+    g = generators.seed_dag(30_000, 3_000_000, 1)
+    indptr, idx, w, n = as_csr(g)
+    dg = DeviceGraph.upload(indptr, idx, w, n)
+    started = time.perf_counter()
+    with pytest.raises(OverBudget):
+        run_cuda(dg, 0, "bellman-ford", budget_s=1e-4)
+    print(f"\n[sssp-gpu] budget stop after {time.perf_counter() - started:.3f} s wall", flush=True)
+    dist, _, _ = run_cuda(dg, 0, "pardijkstra", d=4096)
+    assert np.array_equal(dist.get(), np.arange(n, dtype=float))
+
+
+def test_plan_maze_on_the_gpu(tmp_path, capsys):
+    from gq import cli
+
+    costs = {}
+    for algorithm, backend in (("pardijkstra", "cuda"), ("pardijkstra-batched", "cuda"), ("near-far", "cuda"),
+                               ("scipy", "cpu")):
+        with pytest.raises(SystemExit) as exc:
+            cli.run(["plan", "--generate", "maze", "--size", "257", "--seed", "4", "-o",
+                     str(tmp_path / f"{algorithm}.png"), "--algorithm", algorithm, "--backend", backend])
+        out = capsys.readouterr()
+        assert exc.value.code == 0, out.err
+        print(f"\n[sssp-gpu] plan {algorithm} {backend}: {out.out.strip()}", flush=True)
+        costs[algorithm] = float(out.out.split("cost ")[1].split()[0])
+        assert f"backend {backend}" in out.out
+    assert len(set(costs.values())) == 1, costs
