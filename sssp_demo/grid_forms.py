@@ -6,7 +6,9 @@ with no more blocks than the occupancy API says are resident, its rounds separat
 software grid barrier of include/sssp/grid.h, so the host waits once per run instead of once per
 round; then the predecessor passes (kernels/predecessors.cu) pick, from the final distances, a
 predecessor tree whose links realise every distance. Frontier Bellman-Ford is Near-Far with
-Delta = +inf. What runs where inside parDijkstra: include/sssp/par_dijkstra_grid.h.
+Delta = +inf. What runs where inside parDijkstra: include/sssp/par_dijkstra_grid.h (the grid
+relaxes, block 0 runs parBucketHeap with block-parallel Merge/Select/splits,
+include/sssp/block_bucket_heap.h; one block for all levels, not yet the seed's block per level).
 
 `run_cuda` takes a `DeviceGraph` (the CSR uploaded once, so benchmarks time the algorithm, not
 the copy) and returns CuPy arrays; `run_cpu_grid` runs the same headers on std::threads (one

@@ -62,13 +62,21 @@ GQ_HD GQ_INLINE bool lower_distance(uint64_t* bits, uint32_t v, double nd) {
 // Warp-aggregated append: every lane of the warp calls this together, lane i asking for count_i
 // slots of the list behind `counter`; one fetch-add per warp. Returns the lane's first slot.
 // Raises kCapacity (and returns `cap`) when the list would pass `cap` slots.
-GQ_HD GQ_INLINE uint32_t warp_append(uint32_t* counter, uint32_t count, uint32_t cap, const gq::ErrorFlag& err) {
+// Inclusive prefix sum of `value` over the lanes of the warp (Hillis-Steele, by shuffles); every
+// lane of the warp calls it together.
+GQ_HD GQ_INLINE uint32_t warp_inclusive_sum(uint32_t value) {
   const uint32_t lane = gq::lane_id();
-  uint32_t incl = count;  // inclusive prefix sum over the lanes (Hillis-Steele, by shuffles)
+  uint32_t incl = value;
   for (uint32_t d = 1; d < kWarp; d <<= 1) {
     const uint32_t x = gq::shuffle(kFullWarp, incl, lane >= d ? lane - d : lane);
     if (lane >= d) incl += x;
   }
+  return incl;
+}
+
+GQ_HD GQ_INLINE uint32_t warp_append(uint32_t* counter, uint32_t count, uint32_t cap, const gq::ErrorFlag& err) {
+  const uint32_t lane = gq::lane_id();
+  const uint32_t incl = warp_inclusive_sum(count);
   const uint32_t total = gq::shuffle(kFullWarp, incl, kWarp - 1);
   uint32_t base = 0;
   if (lane == kWarp - 1 && total) base = gq::fetch_add<gq::mo::relaxed>(counter, total);

@@ -3,25 +3,28 @@
 // al.'s criterion: every queued vertex within min + w_min).
 //
 // A round, with two grid barriers:
-//   (A) rank 0 takes the round's vertices from parBucketHeap (peek_min / extract_min) and lists
-//       their edge chunks as work items;                                                 barrier
+//   (A) block 0 takes the round's vertices from parBucketHeap (peek_min / extract_min, run by the
+//       whole block: sssp/block_bucket_heap.h) and lists their edge chunks as work items;  barrier
 //   (B) the whole grid relaxes every out-edge of those vertices (`advance`, an atomic minimum on
 //       the distance bits); each vertex whose distance fell is appended once (a stamp per
 //       round) to the update list;                                                       barrier
 //   (C) block 0 sorts the update list by vertex in shared memory, a batch of at most d at a
-//       time, writes the entries (vertex, its distance now) and rank 0 hands each batch to
-//       BulkUpdate. Then (A) of the next round, still in block 0, without a barrier between.
-// What is parallel: the relaxations (the whole grid) and the batch sort (block 0). What is NOT:
-// the heap itself. Its operations (BulkUpdate's merge into S_0, Resolve = Empty + Fill down the
-// levels, ExtractMin) run on one thread, the same code as the CPU build (gq/bucket_heap.cuh).
-// The seed's form, one block per level with shared memory as its internal memory and levels that
-// are not adjacent resolving at once, is issue 4's remaining step.
+//       time, writes the entries (vertex, its distance now) and hands each batch to BulkUpdate
+//       (the whole block). Then (A) of the next round, still in block 0, with no grid barrier
+//       between.
+// What is parallel: the relaxations (the whole grid); the batch sort and every heap operation
+// (one block: parallel Merge, Select, splits and reductions inside Empty, Fill, BulkUpdate and
+// ExtractMin). What is NOT yet the seed's: one block runs all the heap's levels one after the
+// other, where the seed gives each level its own block (signalled through device memory) and
+// resolves levels that are not adjacent at the same time; and the rounds themselves are
+// sequential, as Dijkstra's are (the batched form settles many vertices per round).
 //
 // Entries carry the distance at the end of the round, so a vertex improved twice in a round is
 // handed over once, at its lower value. A settled vertex is never improved again (its distance
 // is final; fl(d + w) >= d), so it never re-enters the heap.
 #pragma once
 #include "advance.h"
+#include "block_bucket_heap.h"
 
 namespace sssp {
 
@@ -40,6 +43,7 @@ struct ParDijkstraState {
   uint8_t* settled;        // [n]
   gq::HeapEntry* batch;    // [d]
   uint32_t* sort_keys;     // [kMaxBatch], block 0's shared memory on the GPU
+  BlockScratch* scratch;   // block 0's shared scratch for the heap's block primitives
   uint64_t* stats;         // rounds, relaxations, improvements, heap updates (added to)
   uint32_t lanes, ch;
   uint64_t budget_ns;
@@ -68,55 +72,56 @@ GQ_HD inline void block_sort_keys(const Grid& grid, uint32_t* keys, uint32_t cou
     }
 }
 
-// (C), block 0: the update list into the heap, sorted batches of at most d. False on a heap error.
-GQ_HD inline bool hand_over_updates(const Grid& grid, const gq::BucketHeap& heap, const ParDijkstraState& s,
-                                    uint64_t& heap_updates) {
+// (C), block 0: the update list into the heap, sorted batches of at most d. False on a heap error
+// (the same for every thread of the block).
+GQ_HD inline bool hand_over_updates(const Grid& grid, const Block& b, const BlockBucketHeap& heap,
+                                    const ParDijkstraState& s, uint64_t& heap_updates) {
   const uint32_t nu = gq::load<gq::mo::relaxed>(grid.ctl + kPdUpdates);
-  for (uint32_t first = 0; first < nu; first += heap.d) {
-    const uint32_t nb = nu - first < heap.d ? nu - first : heap.d;
-    for (uint32_t j = grid.thread; j < nb; j += grid.width) s.sort_keys[j] = s.updates[first + j];
-    grid.block_sync();
+  const uint32_t d = heap.h.d;
+  for (uint32_t first = 0; first < nu; first += d) {
+    const uint32_t nb = nu - first < d ? nu - first : d;
+    for (uint32_t j = b.thread; j < nb; j += b.width) s.sort_keys[j] = s.updates[first + j];
+    b.sync();
     block_sort_keys(grid, s.sort_keys, nb);
-    for (uint32_t j = grid.thread; j < nb; j += grid.width) {
+    for (uint32_t j = b.thread; j < nb; j += b.width) {
       const uint32_t v = s.sort_keys[j];
       s.batch[j] = gq::HeapEntry{read_distance(s.dist, v), v, gq::kHeapUpdate};
     }
-    grid.block_sync();
-    bool ok = true;
-    if (grid.thread == 0) {
-      heap_updates += nb;
-      ok = heap.bulk_update(s.batch, nb, grid.err);
-    }
-    grid.block_sync();
-    if (!ok || grid.err.raised()) return false;
+    b.sync();
+    if (b.thread == 0) heap_updates += nb;
+    if (!heap.bulk_update(b, s.batch, nb)) return false;
   }
   return true;
 }
 
-// (A), rank 0: the round's vertices out of the heap, their chunks listed. Returns false when the
-// run is over (heap empty, or the minimum beyond `limit`) or the heap failed.
-GQ_HD inline bool take_round(const Csr& g, double limit, double w_min, const gq::BucketHeap& heap,
-                             const ParDijkstraState& s, uint32_t* ctl, const gq::ErrorFlag& err) {
+// (A), block 0: the round's vertices out of the heap, their chunks listed. Returns false (alike
+// for the whole block) when the run is over (heap empty, or the minimum beyond `limit`) or the
+// heap failed.
+GQ_HD inline bool take_round(const Block& b, const Csr& g, double limit, double w_min, const BlockBucketHeap& heap,
+                             const ParDijkstraState& s, uint32_t* ctl) {
   gq::HeapEntry e{};
-  if (!heap.peek_min(&e, err) || e.prio > limit) return false;
+  if (!heap.peek_min(b, &e) || e.prio > limit) return false;
   const double threshold = w_min < 0.0 ? e.prio : e.prio + w_min;
   uint32_t nitems = 0;
   do {
-    if (!heap.extract_min(&e, err)) return false;
-    if (s.settled[e.key]) {  // the heap deletes a key when it extracts it: never seen twice
-      err.raise(gq::kCorrupt, gq::kSiteBucketHeap, e.key);
-      return false;
+    if (!heap.extract_min(b, &e)) return false;
+    bool bad = false;
+    if (b.thread == 0) {
+      bad = s.settled[e.key] != 0;  // the heap deletes a key when it extracts it: never seen twice
+      if (bad) b.err.raise(gq::kCorrupt, gq::kSiteBucketHeap, e.key);
+      s.settled[e.key] = 1;
     }
-    s.settled[e.key] = 1;
     const uint32_t n = chunks_of(g, e.key, s.ch);
     if ((uint64_t)nitems + n > s.item_cap) {
-      err.raise(gq::kCapacity, gq::kSiteFrontier, (uint64_t)nitems + n);
-      return false;
+      b.err.raise(gq::kCapacity, gq::kSiteFrontier, (uint64_t)nitems + n);
+      bad = true;
     }
-    for (uint32_t c = 0; c < n; ++c) s.items[nitems++] = ((uint64_t)c << 32) | e.key;
-  } while (w_min >= 0.0 && heap.peek_min(&e, err) && e.prio <= threshold && e.prio <= limit);
-  gq::store<gq::mo::relaxed>(ctl + kPdItems, nitems);
-  return !err.raised();
+    if (b.uniform(bad)) return false;
+    for (uint32_t c = b.thread; c < n; c += b.width) s.items[nitems + c] = ((uint64_t)c << 32) | e.key;
+    nitems += n;
+  } while (w_min >= 0.0 && heap.peek_min(b, &e) && e.prio <= threshold && e.prio <= limit);
+  if (b.thread == 0) gq::store<gq::mo::relaxed>(ctl + kPdItems, nitems);
+  return true;
 }
 
 GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t source, double limit, double w_min,
@@ -125,16 +130,21 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
   const gq::ErrorFlag& err = grid.err;
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0, heap_updates = 0;
-  if (grid.leader()) {
-    const gq::HeapEntry start{0.0, source, gq::kHeapUpdate};
-    heap.bulk_update(&start, 1, err);
+  const Block b{grid.thread, grid.width, s.scratch, nullptr, err};  // block 0's view (one-thread blocks on the CPU)
+  const BlockBucketHeap bheap{heap};
+  if (grid.block == 0) {
+    if (b.thread == 0) s.batch[0] = gq::HeapEntry{0.0, source, gq::kHeapUpdate};
+    b.sync();
+    bheap.bulk_update(b, s.batch, 1);
   }
   for (uint32_t round = 1;; ++round) {
     if (grid.block == 0) {
-      if (!hand_over_updates(grid, heap, s, heap_updates)) break;  // (C)
-      if (grid.thread == 0) {                                       // (A)
-        gq::store<gq::mo::relaxed>(ctl + kPdUpdates, 0u);
-        if (take_round(g, limit, w_min, heap, s, ctl, err)) ++rounds;
+      bool more = hand_over_updates(grid, b, bheap, s, heap_updates);  // (C)
+      b.sync();                                                        // every thread has read the count
+      if (b.thread == 0) gq::store<gq::mo::relaxed>(ctl + kPdUpdates, 0u);
+      more = more && take_round(b, g, limit, w_min, bheap, s, ctl);    // (A)
+      if (b.thread == 0) {
+        if (more) ++rounds;
         else gq::store<gq::mo::relaxed>(ctl + kPdDone, 1u);
         if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
       }
