@@ -52,6 +52,25 @@ def print_table(reports: list[CheckReport]) -> None:
         click.echo("  ".join(v.rjust(w) for v, w in zip(row, widths)))
 
 
+def print_stats(reports: list[CheckReport]) -> None:
+    """The slow-path counters (--stats), in total and per successful operation."""
+    head = ("queue", "successful ops", "slow-path entries", "helps given", "completed by others",
+            "slow/op", "helps/op", "by others/op")
+    rows = []
+    for r in reports:
+        if r.stats is None:
+            continue
+        s, per = r.stats, r.per_op()
+        rows.append((r.queue, str(s["successful_ops"]), str(s["slow_path_entries"]), str(s["helps_given"]),
+                     str(s["completed_by_others"]), f"{per['slow_path_entries']:.4f}",
+                     f"{per['helps_given']:.4f}", f"{per['completed_by_others']:.4f}"))
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
+    click.echo("")
+    click.echo("  ".join(h.rjust(w) for h, w in zip(head, widths)))
+    for row in rows:
+        click.echo("  ".join(v.rjust(w) for v, w in zip(row, widths)))
+
+
 @queues.command()
 @click.option("--queue", "queue_names", default="glfq", show_default=True,
               help=f"Queue(s) to check, comma-separated, or 'all': {', '.join(QUEUES)}.")
@@ -74,10 +93,19 @@ def print_table(reports: list[CheckReport]) -> None:
               help="Check recorded histories (JSON lines; a file or a folder of *.jsonl) instead of recording.")
 @click.option("--fault", type=str, default=None,
               help=f"Build with a planted fault, to see the checkers catch it: {', '.join(FAULTS)}.")
+@click.option("--patience", type=int, default=None,
+              help="Wait-free queues: fast-path retries before an operation takes the slow path "
+                   "(0 = one attempt) [default: the build's, 16].")
+@click.option("--help-delay", type=int, default=None,
+              help="Wait-free queues: operations between two looks at a peer's pending request "
+                   "[default: the build's, 16].")
+@click.option("--stats", is_flag=True, default=False,
+              help="Wait-free queues: count slow-path entries, helps given and requests completed by "
+                   "others, and show them per successful operation.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write the verdicts as JSON.")
 def check(queue_names, backend, threads, ops, histories, capacity_text, fifo_tokens, fifo_threads, seed,
-          timeout, save_histories, from_files, fault, json_out) -> int:
+          timeout, save_histories, from_files, fault, patience, help_delay, stats, json_out) -> int:
     """Record concurrent histories, check linearizability and FIFO conformance.
 
     \b
@@ -92,7 +120,8 @@ def check(queue_names, backend, threads, ops, histories, capacity_text, fifo_tok
         caps = parse_capacities(capacity_text) if capacity_text is not None else CheckConfig.capacities
         configs = [CheckConfig(queue=q, backend=backend, capacities=caps, threads=threads, ops=ops,
                                histories=histories, fifo_tokens=fifo_tokens, fifo_threads=fifo_threads,
-                               seed=seed, timeout=timeout, fault=fault,
+                               seed=seed, timeout=timeout, fault=fault, patience=patience,
+                               help_delay=help_delay, stats=stats,
                                save_dir=(save_histories / q if len(names) > 1 else save_histories)
                                if save_histories else None)
                    for q in names]
@@ -104,6 +133,8 @@ def check(queue_names, backend, threads, ops, histories, capacity_text, fifo_tok
             with click.progressbar(length=units, label=f"checking {cfg.queue}", file=sys.stderr) as bar:
                 reports.append(run_check(cfg, progress=bar.update))
     print_table(reports)
+    if any(r.stats is not None for r in reports):
+        print_stats(reports)
     failed = [r for r in reports if not r.ok]
     for r in failed:
         if r.counterexample:
@@ -141,5 +172,6 @@ def _check_files(paths, capacity_text, timeout) -> list[CheckReport]:
 def _as_json(r: CheckReport) -> dict:
     out = dataclasses.asdict(r)
     out["ok"] = r.ok
+    out["stats_per_op"] = r.per_op()
     out["fifo"]["ok"] = r.fifo.ok if r.fifo.tokens else None
     return out

@@ -121,6 +121,8 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.gq_queue_words.argtypes = [u64, u64]
     lib.gq_queue_init.restype = None
     lib.gq_queue_init.argtypes = [p, u64, u64]
+    lib.gq_queue_stats.restype = None
+    lib.gq_queue_stats.argtypes = [p, u64, u64, p]
     lib.gq_history.restype = u32
     lib.gq_history.argtypes = [p, u64, p, u32, u32, u32, u32, u64, p, p, p, p, p, p, p]
     lib.gq_fifo.restype = u32

@@ -14,6 +14,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from . import linearizability
 from .backend import resolve
 from .errors import GQError, KernelError
@@ -21,8 +23,10 @@ from .fifo_conformance import FifoReport, check_tokens
 from .fifo_checker import check_fifo
 from .fifo_model import BoundedFifo
 from .history import History, validate
-from .queues import QueueKind, fault_define, queue_kind
+from .queues import QueueKind, fault_define, queue_kind, tuning_defines
 
+# The slow-path counters of include/gq/queue_stats.cuh, in its order.
+STAT_NAMES = ("slow_path_entries", "helps_given", "completed_by_others", "successful_ops")
 MIX_ROTATION = (("random", 50), ("split", 25), ("split", 50), ("split", 75), ("alternate", 50))
 SMALL_QUEUE_TOKENS = 50_000
 
@@ -42,11 +46,16 @@ class CheckConfig:
     fault: str | None = None
     save_dir: Path | None = None
     workers: int = field(default_factory=lambda: os.cpu_count() or 1)
+    # Wait-free queues only: a build with this patience / help delay, and its slow-path counters.
+    patience: int | None = None
+    help_delay: int | None = None
+    stats: bool = False
 
     def validate(self) -> None:
         kind = queue_kind(self.queue)
         resolve(self.backend)
         fault_define(self.fault, self.queue)
+        tuning_defines(self.queue, self.patience, self.help_delay, self.stats)
         if self.threads < 1:
             raise GQError(f"--threads must be at least 1, got {self.threads}")
         if self.ops < 1:
@@ -60,6 +69,10 @@ class CheckConfig:
         for c in self.capacities:
             if not 1 <= c <= kind.max_capacity:
                 raise GQError(f"--capacity must be between 1 and {kind.max_capacity} for {self.queue}, got {c}")
+        most = max(self.threads, self.fifo_threads or 0)
+        if kind.max_threads is not None and most > kind.max_threads:
+            raise GQError(f"--threads must be at most {kind.max_threads} for {self.queue} (its thread records), "
+                          f"got {most}")
         if self.threads * self.ops >= 2**32 - 2:
             raise GQError("--threads x --ops must stay below 2^32 - 2 (values are 32-bit)")
 
@@ -77,6 +90,15 @@ class CheckReport:
     seconds: float = 0.0
     counterexample: str = ""
     kernel_error: str = ""  # a thread program gave up (a hang caught by its spin budget)
+    # With --stats: the slow-path counters summed over every run (queue_stats.cuh).
+    stats: dict | None = None
+
+    def per_op(self) -> dict | None:
+        """The counters per successful operation (DESIGN.md: how a queue's cost is reported)."""
+        if self.stats is None:
+            return None
+        ok = max(self.stats["successful_ops"], 1)
+        return {k: v / ok for k, v in self.stats.items() if k != "successful_ops"}
 
     @property
     def ok(self) -> bool:
@@ -158,6 +180,10 @@ def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
     # A planted fault has to be caught, not waited out: its build gives up a claim loop after 2^20
     # retries instead of 2^28 (minutes on a GPU whose tickets the fault has corrupted).
     defines = (define, "GQ_CLAIM_BUDGET=(1u<<20)") if define else ()
+    defines += tuning_defines(cfg.queue, cfg.patience, cfg.help_delay, cfg.stats)
+    counters = np.zeros(4, np.uint64) if cfg.stats else None
+    # An unbounded queue (YMC) is checked against the unbounded FIFO: it may never answer FULL.
+    model_capacity = (lambda c: c) if kind.bounded else (lambda c: None)
     rt = runtime(report.backend)
     if cfg.save_dir is not None:
         cfg.save_dir.mkdir(parents=True, exist_ok=True)
@@ -166,11 +192,12 @@ def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
     jobs = []
     for k in range(cfg.histories):
         capacity, (mix, pct) = next(combos)
-        h = rt.record_history(kind, capacity, cfg.threads, cfg.ops, mix, pct, cfg.seed * 1_000_003 + k, defines)
+        h = rt.record_history(kind, capacity, cfg.threads, cfg.ops, mix, pct, cfg.seed * 1_000_003 + k, defines,
+                              stats=counters)
         tag = f"history {k + 1} (capacity {capacity}, mix {mix}{'' if mix != 'split' else f' {pct}%'})"
         if cfg.save_dir is not None:
             h.write_jsonl(cfg.save_dir / f"h{k + 1:04d}.jsonl")
-        jobs.append((h, capacity, cfg.timeout, tag))
+        jobs.append((h, model_capacity(capacity), cfg.timeout, tag))
     for h, (verdict, text) in zip((j[0] for j in jobs), _check_all(jobs, cfg.workers)):
         report.histories += 1
         report.operations += len(h)
@@ -195,10 +222,12 @@ def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
             producers = threads // 2 if roles == "split" else threads
             per_producer = max(1, -(-tokens // producers))
             out, consumers, logged = rt.run_fifo(kind, capacity, threads, roles, producers, per_producer,
-                                                 kind.has_blocking, defines)
+                                                 kind.has_blocking, defines, stats=counters)
             report.fifo += check_tokens(out, consumers, logged, producers, per_producer)
             if progress:
                 progress(1)
+    if counters is not None:
+        report.stats = dict(zip(STAT_NAMES, (int(x) for x in counters)))
 
 
 def check_file(path: Path, capacity: int | None, timeout: float) -> CheckReport:

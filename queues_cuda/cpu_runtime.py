@@ -27,19 +27,30 @@ def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str,
     return lib, buf
 
 
+def add_stats(lib, buf: np.ndarray, capacity: int, threads: int, stats: np.ndarray | None) -> None:
+    """Add the queue's slow-path counters (include/gq/queue_stats.cuh: slow, helps, completed, ok)
+    to `stats` (4 uint64), when asked for."""
+    if stats is not None:
+        out = np.zeros(4, np.uint64)
+        lib.gq_queue_stats(_ptr(buf), capacity, threads, _ptr(out))
+        stats += out
+
+
 def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: str, producer_pct: int,
-                   seed: int, defines: tuple[str, ...] = ()) -> History:
+                   seed: int, defines: tuple[str, ...] = (), stats: np.ndarray | None = None) -> History:
     lib, buf = make_queue(kind, capacity, threads, defines)
     cols = recording_buffers(np, threads * ops)
     clock, err = np.zeros(1, np.uint64), np.zeros(4, np.uint32)
     lib.gq_history(_ptr(buf), capacity, _ptr(clock), threads, ops, MIXES[mix], producer_pct, seed,
                    *map(_ptr, cols), _ptr(err))
     raise_if_flagged(err, f"gq_history[cpu, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    add_stats(lib, buf, capacity, threads, stats)
     return from_recording(threads, ops, *cols)
 
 
 def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers: int, per_producer: int,
-             blocking: bool, defines: tuple[str, ...] = ()) -> tuple[np.ndarray, np.ndarray, int]:
+             blocking: bool, defines: tuple[str, ...] = (),
+             stats: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, int]:
     """Returns (tokens, consumer of each token, tokens logged)."""
     lib, buf = make_queue(kind, capacity, threads, defines)
     total = producers * per_producer
@@ -50,6 +61,7 @@ def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers
     lib.gq_fifo(_ptr(buf), capacity, ROLES[roles], producers, threads, int(blocking), per_producer, total,
                 _ptr(pool), _ptr(count), _ptr(tokens), _ptr(consumers), _ptr(err))
     raise_if_flagged(err, f"gq_fifo[cpu, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    add_stats(lib, buf, capacity, threads, stats)
     return tokens, consumers, int(count[0])
 
 

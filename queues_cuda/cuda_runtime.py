@@ -63,8 +63,18 @@ def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str,
     return mod, buf
 
 
+def add_stats(mod, buf, capacity: int, threads: int, stats: np.ndarray | None) -> None:
+    """Add the queue's slow-path counters (slow, helps, completed, ok) to `stats`, when asked for."""
+    if stats is not None:
+        import cupy
+
+        out = cupy.zeros(4, cupy.uint64)
+        mod.get_function("gq_queue_stats")((1,), (1,), (buf, np.uint64(capacity), np.uint64(threads), out))
+        stats += out.get()
+
+
 def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: str, producer_pct: int,
-                   seed: int, defines: tuple[str, ...] = ()) -> History:
+                   seed: int, defines: tuple[str, ...] = (), stats: np.ndarray | None = None) -> History:
     import cupy
 
     mod, buf = make_queue(kind, capacity, threads, defines)
@@ -75,11 +85,12 @@ def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: 
             (buf, u64(capacity), clock, u32(threads), u32(ops), u32(MIXES[mix]), u32(producer_pct), u64(seed),
              *cols, err), "gq_history")
     raise_if_flagged(err.get(), f"gq_history[cuda, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    add_stats(mod, buf, capacity, threads, stats)
     return from_recording(threads, ops, *(c.get() for c in cols))
 
 
 def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers: int, per_producer: int,
-             blocking: bool, defines: tuple[str, ...] = ()):
+             blocking: bool, defines: tuple[str, ...] = (), stats: np.ndarray | None = None):
     """Returns (tokens, consumer of each token, tokens logged) with the arrays left on the GPU."""
     import cupy
 
@@ -94,6 +105,7 @@ def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers
             (buf, u64(capacity), u32(ROLES[roles]), u32(producers), u32(threads), u32(int(blocking)),
              u64(per_producer), u64(total), pool, count, tokens, consumers, err), "gq_fifo")
     raise_if_flagged(err.get(), f"gq_fifo[cuda, {kind.name}]", f"{threads} threads, capacity {capacity}")
+    add_stats(mod, buf, capacity, threads, stats)
     return tokens, consumers, int(count.get()[0])
 
 

@@ -36,6 +36,13 @@ ERROR_SITES = {
     13: "parBucketHeap level (level or key)",
     30: "shortest-path grid barrier: a block never arrived (barrier generation)",
     31: "shortest-path frontier or update list out of room (slots asked for)",
+    20: "G-WFQ ring enqueue retry loop (ticket)",
+    21: "G-WFQ ring dequeue retry loop (ticket)",
+    22: "G-WFQ SlowFAA cooperative increment of Head/Tail (round ticket)",
+    23: "G-WFQ FULL confirmation (guard sum)",
+    24: "G-WFQ-YMC enqueue: Tail advance or cell claim (cell)",
+    25: "G-WFQ-YMC dequeue: Head advance or request claim (cell)",
+    26: "G-WFQ-YMC segment pool exhausted: a segment still in use blocks its reuse (segment)",
 }
 
 

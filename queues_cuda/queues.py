@@ -16,11 +16,20 @@ class QueueKind:
     header: str
     max_capacity: int
     has_blocking: bool
+    # An unbounded queue never answers FULL; its histories are checked against the unbounded FIFO
+    # model, and its capacity only sizes what it preallocates.
+    bounded: bool = True
+    # The most threads one queue may serve (None: no limit of its own).
+    max_threads: int | None = None
+    # Has a slow path: --patience, --help-delay and --stats select or show it.
+    wait_free: bool = False
 
 
 QUEUES: dict[str, QueueKind] = {
     "glfq": QueueKind("glfq", 1, "G-LFQ (lock-free, wave-batched sCQ rings)", "glfq.cuh", (1 << 31) - 2, False),
     "sfq": QueueKind("sfq", 2, "SFQ (Scogland-Feng ticketed ring)", "sfq.cuh", 1 << 40, True),
+    "gwfq": QueueKind("gwfq", 3, "G-WFQ (wait-free, wCQ slow path on packed 64-bit words)", "gwfq.cuh",
+                      (1 << 22) - 2, False, max_threads=(1 << 19) - 1, wait_free=True),
 }
 
 # Planted faults: compile flags that break one mechanism on purpose, so tests can prove that the
@@ -31,7 +40,14 @@ FAULTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "eager-full": ("GQ_FAULT_EAGER_FULL", ("glfq",)),
     "seed-ring": ("GQ_FAULT_SEED_RING", ("glfq",)),
     "sfq-no-turn": ("GQ_FAULT_SFQ_NO_TURN", ("sfq",)),
+    "wfq-double-round": ("GQ_FAULT_WFQ_DOUBLE_ROUND", ("gwfq",)),
 }
+
+# Slow-path constants of the wait-free queues (wcq_ring.cuh, ymc.cuh), as the build defines them.
+PATIENCE_DEFINE = "GQ_WFQ_PATIENCE"
+HELP_DELAY_DEFINE = "GQ_WFQ_HELP_DELAY"
+STATS_DEFINE = "GQ_QUEUE_STATS"
+MAX_TUNING = 1 << 20
 
 
 def queue_kind(name: str) -> QueueKind:
@@ -54,3 +70,28 @@ def fault_define(fault: str | None, queue: str) -> str | None:
     if queue not in applies:
         raise GQError(f"--fault {fault} applies to {', '.join(applies)}, not to {queue}")
     return define
+
+
+def tuning_defines(queue: str, patience: int | None = None, help_delay: int | None = None,
+                   stats: bool = False) -> tuple[str, ...]:
+    """The defines that select a wait-free queue's patience and help delay, and its counters.
+
+    Checked here, before any build: the options only mean something for a queue with a slow path.
+    """
+    from .errors import GQError
+
+    kind = queue_kind(queue)
+    out: list[str] = []
+    for option, value, define in (("--patience", patience, PATIENCE_DEFINE),
+                                  ("--help-delay", help_delay, HELP_DELAY_DEFINE)):
+        if value is None:
+            continue
+        if not kind.wait_free:
+            waitfree = ", ".join(k for k, q in QUEUES.items() if q.wait_free)
+            raise GQError(f"{option} applies to the queues with a slow path ({waitfree}), not to {queue}")
+        if not 0 <= value <= MAX_TUNING:
+            raise GQError(f"{option} must be between 0 and {MAX_TUNING}, got {value}")
+        out.append(f"{define}={value}")
+    if stats:
+        out.append(STATS_DEFINE)
+    return tuple(out)

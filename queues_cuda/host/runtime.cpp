@@ -8,6 +8,7 @@
 #include <gq/history.cuh>
 #include <gq/fifo_tokens.cuh>
 #include <gq/multi_queue.cuh>
+#include <gq/queue_stats.cuh>
 
 #include <thread>
 #include <vector>
@@ -48,6 +49,12 @@ uint64_t gq_queue_words(uint64_t n, uint64_t threads) { return Queue::words(n, t
 void gq_queue_init(uint64_t* base, uint64_t n, uint64_t threads) {
   const uint64_t words = Queue::words(n, threads);
   for (uint64_t i = 0; i < words; ++i) base[i] = Queue::initial_word(i, n, threads);
+}
+
+// The queue's slow-path counters (queue_stats.cuh), summed over threads into out[4]; zeros for a
+// queue kind that keeps none or a build without GQ_QUEUE_STATS.
+void gq_queue_stats(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+  gq::queue_stats_sum<Queue>(base, n, threads, out);
 }
 
 uint32_t gq_history(uint64_t* base, uint64_t n, uint64_t* clock, uint32_t nthreads, uint32_t ops_per_thread,

@@ -6,6 +6,7 @@
 #include <gq/history.cuh>
 #include <gq/fifo_tokens.cuh>
 #include <gq/multi_queue.cuh>
+#include <gq/queue_stats.cuh>
 
 using gq::Queue;
 
@@ -17,6 +18,11 @@ extern "C" __global__ void gq_queue_init(uint64_t* base, uint64_t n, uint64_t th
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += stride)
     base[i] = Queue::initial_word(i, n, threads);
+}
+
+// The queue's slow-path counters summed into out[4] (one thread; run after the kernel that used it).
+extern "C" __global__ void gq_queue_stats(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) gq::queue_stats_sum<Queue>(base, n, threads, out);
 }
 
 extern "C" __global__ void gq_history(uint64_t* base, uint64_t n, uint64_t* clock, uint32_t nthreads,

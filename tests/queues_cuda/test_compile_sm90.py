@@ -4,7 +4,7 @@ for every queue and every planted fault: a kernel that stops compiling fails CI.
 import pytest
 
 from queues_cuda.build import compile_sm90
-from queues_cuda.queues import FAULTS, QUEUES
+from queues_cuda.queues import FAULTS, QUEUES, tuning_defines
 
 VARIANTS = [(q, None) for q in QUEUES] + [(q, f) for f, (_, qs) in FAULTS.items() for q in qs]
 
@@ -12,6 +12,14 @@ VARIANTS = [(q, None) for q in QUEUES] + [(q, f) for f, (_, qs) in FAULTS.items(
 @pytest.mark.parametrize("queue, fault", VARIANTS)
 def test_compiles_for_sm90(queue, fault):
     defines = (FAULTS[fault][0],) if fault else ()
+    compiler, size = compile_sm90(QUEUES[queue].kind_id, defines)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+@pytest.mark.parametrize("queue", [q for q, kind in QUEUES.items() if kind.wait_free])
+def test_slow_path_build_compiles_for_sm90(queue):
+    """The build `gq queues check --patience 0 --help-delay 1 --stats` asks for."""
+    defines = tuning_defines(queue, patience=0, help_delay=1, stats=True)
     compiler, size = compile_sm90(QUEUES[queue].kind_id, defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 

@@ -1,4 +1,4 @@
-"""Both queues on the CPU runtime (real OS threads, oversubscribed, with preemption points):
+"""Every queue on the CPU runtime (real OS threads, oversubscribed, with preemption points):
 200 histories of 512 operations each, over capacities 1, 2, 3 (not a power of two) and 1024,
 balanced, split and alternating mixes, each linearizable against the strict bounded FIFO; and
 exactly-once FIFO conformance on more than 1e6 tokens."""
@@ -29,3 +29,32 @@ def test_several_queues_at_once(queue, queues):
 
     seen = run_multi_queue(QUEUES[queue], queues, threads=48, rounds=200)
     assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
+
+
+WAIT_FREE = [q for q, kind in QUEUES.items() if kind.wait_free]
+
+
+@pytest.mark.parametrize("queue", WAIT_FREE)
+def test_forced_slow_path_is_linearizable(queue):
+    """Patience 0 and help delay 1: almost every operation gives up on the fast path at once and
+    publishes a request, and every operation first looks at a peer's. The counters prove that the
+    slow path ran and that requests were finished by helpers; every history stays linearizable and
+    every token arrives once, in order."""
+    r = run_check(CheckConfig(queue=queue, backend="cpu", capacities=(1, 2, 3), threads=64, ops=8,
+                              histories=100, fifo_tokens=5_000, seed=11, patience=0, help_delay=1, stats=True))
+    assert r.histories == 100
+    assert r.not_linearizable == 0, r.counterexample
+    assert r.unknown == 0, r.counterexample
+    assert not r.kernel_error, r.kernel_error
+    assert r.fifo.tokens >= 15_000 and r.fifo.ok, r.fifo
+    s = r.stats
+    assert s["slow_path_entries"] > 0 and s["helps_given"] > 0 and s["completed_by_others"] > 0, s
+    assert s["slow_path_entries"] > s["successful_ops"] // 4, s  # most operations, not a stray few
+
+
+@pytest.mark.parametrize("queue", WAIT_FREE)
+def test_default_build_counts_nothing_without_stats(queue):
+    """Without --stats the counters are not compiled in: no report, and the same verdicts."""
+    r = run_check(CheckConfig(queue=queue, backend="cpu", capacities=(2,), threads=16, ops=8, histories=4,
+                              fifo_tokens=0, seed=5))
+    assert r.ok and r.stats is None

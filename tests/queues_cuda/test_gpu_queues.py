@@ -36,7 +36,7 @@ FIFO_RUNS = (
     (2**16, "balanced", 1 << 20, 25_000_000),
     (2**12, "split", 64, 1_000_000),
 )
-RESULTS: dict[str, list] = {"histories": [], "fifo": [], "faults": []}
+RESULTS: dict[str, list] = {"histories": [], "fifo": [], "faults": [], "slow_path": []}
 
 
 def record(section: str, row: dict) -> None:
@@ -100,6 +100,32 @@ def test_several_queues_in_one_warp(queue, queues):
     record("faults", {"queue": queue, "check": "several queues per warp", "queues": queues,
                       "values": int(seen.size), "seen_once": int((seen == 1).sum())})
     assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
+
+
+@pytest.mark.parametrize("queue", [q for q, kind in QUEUES.items() if kind.wait_free])
+def test_forced_slow_path(queue):
+    """Patience 0 and help delay 1 on a real warp: the slow path and helping run (the counters say
+    how often, per successful operation), every history stays linearizable, every token arrives."""
+    r = run_check(CheckConfig(queue=queue, backend="cuda", capacities=(1, 3, 64, 4096), threads=1024, ops=1,
+                              histories=40, fifo_tokens=2_000_000, fifo_threads=4096, seed=17, timeout=60,
+                              patience=0, help_delay=1, stats=True))
+    record("slow_path", {"queue": queue, "patience": 0, "help_delay": 1, "histories": r.histories,
+                         "linearizable": r.linearizable, "not_linearizable": r.not_linearizable,
+                         "unknown": r.unknown, "fifo": vars(r.fifo), "stats": r.stats, "per_op": r.per_op(),
+                         "kernel_error": r.kernel_error, "seconds": round(r.seconds, 2)})
+    assert r.ok, r.counterexample or r.kernel_error or r.fifo
+    assert r.stats["slow_path_entries"] > 0 and r.stats["helps_given"] > 0, r.stats
+
+
+@pytest.mark.parametrize("queue", [q for q, kind in QUEUES.items() if kind.wait_free])
+def test_default_slow_path_statistics(queue):
+    """The default build's slow-path counters under the FIFO run's contention (2^14 threads, a
+    64-slot queue), for the record: how often patience 16 runs out on a real GPU."""
+    r = run_check(CheckConfig(queue=queue, backend="cuda", capacities=(64, 1 << 20), threads=1024, ops=1,
+                              histories=0, fifo_tokens=4_000_000, fifo_threads=1 << 14, seed=19, stats=True))
+    record("slow_path", {"queue": queue, "patience": "default", "fifo": vars(r.fifo), "stats": r.stats,
+                         "per_op": r.per_op(), "kernel_error": r.kernel_error, "seconds": round(r.seconds, 2)})
+    assert r.ok, r.kernel_error or r.fifo
 
 
 def test_planted_broadcast_fault_is_caught():

@@ -20,22 +20,27 @@ from queues_cuda.check import CheckConfig, run_check
 ROUND_BUDGET_S = 150.0
 
 
+# The slow path of a wait-free queue only runs when forced: patience 0, help delay 1.
+SLOW = {"patience": 0, "help_delay": 1, "fifo_tokens": 0}
+
+
 @pytest.mark.parametrize(
-    "queue, fault, capacities",
+    "queue, fault, capacities, options",
     [
-        ("glfq", "skip-cycle", (1, 2, 3)),    # dequeues take a value of another lap
-        ("glfq", "eager-full", (1, 2, 3)),    # the seed's FULL: free ring empty, queue not full
-        ("glfq", "seed-ring", (1,)),          # 2n-slot rings with 64 threads: stranded elements
-        ("sfq", "sfq-no-turn", (1, 2, 3)),    # dequeuers read before the enqueuer's turn
+        ("glfq", "skip-cycle", (1, 2, 3), {}),    # dequeues take a value of another lap
+        ("glfq", "eager-full", (1, 2, 3), {}),    # the seed's FULL: free ring empty, queue not full
+        ("glfq", "seed-ring", (1,), {}),          # 2n-slot rings with 64 threads: stranded elements
+        ("sfq", "sfq-no-turn", (1, 2, 3), {}),    # dequeuers read before the enqueuer's turn
+        ("gwfq", "wfq-double-round", (1, 2, 3), SLOW),  # two helpers increment in one round
     ],
 )
-def test_fault_is_caught(queue, fault, capacities):
+def test_fault_is_caught(queue, fault, capacities, options):
     started = time.monotonic()
     rounds = 0
     while True:
+        settings = {"histories": 30, "fifo_tokens": 20_000, **options}
         r = run_check(CheckConfig(queue=queue, backend="cpu", capacities=capacities, threads=64, ops=8,
-                                  histories=30, fifo_tokens=20_000, fault=fault, timeout=20,
-                                  seed=3 + rounds))
+                                  fault=fault, timeout=20, seed=3 + rounds, **settings))
         rounds += 1
         if not r.ok:
             break

@@ -75,6 +75,14 @@ enum ErrorSite : uint32_t {
   kSiteBucketHeap = 13,    // parBucketHeap (bucket_heap.cuh): a level out of room, or a lost entry
   kSiteGridBarrier = 30,   // shortest paths (sssp_demo/include/sssp/grid.h): the software grid barrier
   kSiteFrontier = 31,      // shortest paths: a frontier or update list out of room (sssp/advance.h)
+  // The wait-free queues (sites 20-29; 14-19 are left to other queues of the same wave).
+  kSiteWfqEnqueue = 20,    // G-WFQ ring enqueue (wcq_ring.cuh): slot CAS or catch-up retries
+  kSiteWfqDequeue = 21,    // G-WFQ ring dequeue: slot CAS retries
+  kSiteWfqSlowFaa = 22,    // G-WFQ SlowFAA: one cooperative increment of Head/Tail
+  kSiteWfqFullConfirm = 23,  // G-WFQ FULL confirmation (quiescence guard)
+  kSiteYmcEnqueue = 24,    // G-WFQ-YMC (ymc.cuh): an enqueue's Tail advance or cell claim
+  kSiteYmcDequeue = 25,    // G-WFQ-YMC: a dequeue's Head advance or request claim
+  kSiteYmcPool = 26,       // G-WFQ-YMC: segment pool exhausted (a segment still in use blocks reuse)
 };
 
 // ---------------------------------------------------------------------------------------------

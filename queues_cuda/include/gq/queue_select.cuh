@@ -5,11 +5,12 @@
 // for capacity n used by at most `threads` threads,
 // and, where the algorithm has one, the blocking enqueue/dequeue and a poller's hint
 // looks_empty() (true: a try_dequeue now would very likely answer EMPTY; callers that poll many
-// queues use it to leave empty ones alone).
+// queues use it to leave empty ones alone); queues with slow-path counters
+// (queue_stats.cuh) also offer stats_sum(base, n, threads, out).
 #pragma once
 
 #ifndef GQ_QUEUE_KIND
-#error "define GQ_QUEUE_KIND (1 = glfq, 2 = sfq)"
+#error "define GQ_QUEUE_KIND (1 = glfq, 2 = sfq, 3 = gwfq)"
 #endif
 
 #if GQ_QUEUE_KIND == 1
@@ -18,6 +19,9 @@ namespace gq { using Queue = Glfq; }
 #elif GQ_QUEUE_KIND == 2
 #include "sfq.cuh"
 namespace gq { using Queue = Sfq; }
+#elif GQ_QUEUE_KIND == 3
+#include "gwfq.cuh"
+namespace gq { using Queue = Gwfq; }
 #else
 #error "unknown GQ_QUEUE_KIND"
 #endif

@@ -6,30 +6,35 @@
 // same time, e.g. different queues: each such group gets its own leader.) The tickets handed out are exactly those per-lane fetch-adds would give
 // (Lemma III.1), with one atomic per warp instead of one per lane. On the host a warp is one lane
 // wide and this is a plain fetch-add.
+//
+// `unit` is what one ticket adds to the counter word: 1 for a bare counter; 2^k for a counter
+// that shares its word with k low bits of other state (G-WFQ's Head/Tail carry a helper's thread
+// index there, wcq_ring.cuh). The returned word is the old word plus rank * unit, so the other
+// bits come back as the leader found them.
 #pragma once
 #include "arch.cuh"
 
 namespace gq {
 
 template <mo O = mo::seq_cst>
-GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter) {
+GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
   const uint32_t mask = peers(active_mask(), counter);
   const uint32_t lane = lane_id();
   const uint32_t leader = first_lane(mask);
   const uint32_t count = popcount(mask);
   uint64_t base = 0;
-  if (lane == leader) base = fetch_add<O>(counter, (uint64_t)count);
+  if (lane == leader) base = fetch_add<O>(counter, (uint64_t)count * unit);
 #if defined(GQ_FAULT_NO_BROADCAST)
   // Planted fault for the checkers: lanes other than the leader guess the base from a plain read
   // instead of receiving the leader's, so two lanes can hold the same ticket.
-  if (lane != leader) base = load<mo::relaxed>(counter) - count;
+  if (lane != leader) base = load<mo::relaxed>(counter) - count * unit;
 #else
   base = shuffle(mask, base, leader);
 #endif
   // Each lane's later accesses must follow the fetch-add that reserved its ticket, as they would
   // had the lane done it itself (Lemma III.1's equivalence); the shuffle alone orders nothing.
   sync_lanes(mask);
-  return base + popcount(mask & lanes_below(lane));
+  return base + (uint64_t)popcount(mask & lanes_below(lane)) * unit;
 }
 
 }  // namespace gq

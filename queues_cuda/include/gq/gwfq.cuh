@@ -1,0 +1,118 @@
+// gq/gwfq.cuh — G-WFQ, the bounded wait-free GPU queue of seed 001 Sec. III.C.
+//
+// The outer layer is G-LFQ's (glfq.cuh): two rings of 2m slots move 32-bit indices, `aq` the
+// queued ones in FIFO order, `fq` the free ones, and payloads live in `pool[index]`. The rings are
+// wcq_ring.cuh's: G-LFQ's fast path, and after GQ_WFQ_PATIENCE failed retries a request published
+// in the thread's fixed record and finished by the cooperative slow path; every GQ_WFQ_HELP_DELAY
+// operations each thread takes up one peer's pending request.
+//
+//   try_enqueue(v):  i = fq.dequeue(); pool[i] = v; aq.enqueue(i)     linearizes in aq
+//   try_dequeue():   i = aq.dequeue(); v = pool[i]; fq.enqueue(i)     linearizes in aq
+//
+// Wait-freedom covers the ring operations (Theorem III.10, for a resident grid). FULL is the one
+// answer that is not: an empty fq does not prove a full queue (quiescence_guard.cuh), so a FULL
+// answer is confirmed at a quiescent instant as in G-LFQ, retrying while operations are in flight.
+// The seed's queue answers FULL at once and is not linearizable against a strict bounded FIFO.
+//
+// Ring size: m = max(capacity, threads), for the Threshold argument of scq_ring.cuh.
+//
+// Layout (uint64 words): aq ring | fq ring | guard shards | pool (n uint32, rounded up) |
+// statistics rows (queue_stats.cuh; none unless GQ_QUEUE_STATS).
+#pragma once
+#include "arch.cuh"
+#include "quiescence_guard.cuh"
+#include "queue_stats.cuh"
+#include "wcq_ring.cuh"
+
+namespace gq {
+
+struct Gwfq {
+  static constexpr const char* kName = "gwfq";
+  static constexpr uint64_t kMaxCapacity = WcqRing::kMaxCapacity;
+  static constexpr uint64_t kMaxThreads = GQ_WFQ_MAX_THREADS;
+
+  WcqRing aq, fq;
+  QuiescenceGuard guard;
+  uint32_t* pool;
+  uint64_t* stats;
+
+  GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) { return n > threads ? n : threads; }
+  GQ_HD static uint64_t ring_words(uint64_t n, uint64_t threads) { return WcqRing::words(ring_n(n, threads), threads); }
+  GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) {
+    return 2 * ring_words(n, threads) + QuiescenceGuard::words() + (n + 1) / 2;
+  }
+
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return stats_at(n, threads) + stat_words(threads); }
+
+  GQ_HD static Gwfq view(uint64_t* base, uint64_t n, uint64_t threads) {
+    const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);
+    Gwfq q;
+    q.stats = base + stats_at(n, threads);
+    q.aq = WcqRing{base, m, threads, q.stats};
+    q.fq = WcqRing{base + ring, m, threads, q.stats};
+    q.guard = QuiescenceGuard{base + 2 * ring};
+    q.pool = (uint32_t*)(base + 2 * ring + QuiescenceGuard::words());
+    return q;
+  }
+
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t n, uint64_t threads) {
+    const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);
+    if (i < ring) return WcqRing::initial_word(i, m, threads, 0);
+    if (i < 2 * ring) return WcqRing::initial_word(i - ring, m, threads, n);  // fq starts with every index
+    return 0;  // guard shards, pool, statistics
+  }
+
+  // Sum of the per-thread counters (queue_stats.cuh) into out[kStatWords].
+  GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+    stat_sum(base + stats_at(n, threads), threads, out);
+  }
+
+  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
+    Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
+    for (;;) {
+      guard.enter(tid);
+      const uint32_t i = fq.dequeue(tid, err);
+      if (i != WcqRing::kEmpty) {
+        // Published to the dequeuer by aq's seq_cst CAS that installs i.
+        store<mo::relaxed>(pool + i, v);
+        aq.enqueue(i, tid, err);
+        guard.exit(tid);
+        stat_add(stats, tid, kStatOk);
+        return !err.raised();
+      }
+      guard.exit(tid);
+      if (err.raised()) return false;
+      // Confirm FULL at a quiescent instant, or go back for an index if one may have come back.
+      for (;;) {
+        bool active = false;
+        const uint64_t before = guard.collect(active);
+        const int64_t th = (int64_t)load<mo::seq_cst>(fq.threshold());
+        const uint64_t after = guard.collect(active);
+        if (!active && before == after && th < 0) return false;  // FULL
+        if (th >= 0) break;  // fq may hold an index again: retry
+        if (!spin.step(err, kSiteWfqFullConfirm, before)) return false;
+      }
+      if (!spin.step(err, kSiteWfqFullConfirm, 0)) return false;
+    }
+  }
+
+  // For pollers (the tile renderer's idle workers): skip a queue that looks empty instead of
+  // spending a ticket, a slot and Threshold on it (see Glfq::looks_empty).
+  GQ_HD bool looks_empty() const { return aq.looks_empty(); }
+
+  GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    guard.enter(tid);
+    const uint32_t i = aq.dequeue(tid, err);
+    if (i == WcqRing::kEmpty) {
+      guard.exit(tid);
+      return false;
+    }
+    *out = load<mo::relaxed>(pool + i);  // ordered after aq's seq_cst CONSUME
+    fq.enqueue(i, tid, err);
+    guard.exit(tid);
+    stat_add(stats, tid, kStatOk);
+    return !err.raised();
+  }
+};
+
+}  // namespace gq

@@ -1,0 +1,63 @@
+// gq/queue_stats.cuh — the counters that explain a wait-free queue's cost (DESIGN.md: "compiled
+// in behind a flag and reported per successful operation").
+//
+// With -DGQ_QUEUE_STATS a queue keeps kStatWords counters per thread after its own words; without
+// it the array has no words and every count compiles to nothing. Each thread writes only its own
+// row (a helper counts the help it gives in its own row, not in the helped thread's), so a count
+// is a relaxed load and store, never a contended atomic. The host sums the rows after the run.
+//
+//   kStatSlow       operations that ran out of patience and published a slow-path request
+//   kStatHelps      peer requests this thread took up and worked on (help_threads / help_deq)
+//   kStatCompleted  peer requests whose completing step this thread performed (the request was
+//                   finished by someone other than its owner)
+//   kStatOk         successful operations (the denominator: "per successful operation")
+#pragma once
+#include "arch.cuh"
+
+namespace gq {
+
+enum StatWord : uint32_t { kStatSlow = 0, kStatHelps = 1, kStatCompleted = 2, kStatOk = 3, kStatWords = 4 };
+
+#if defined(GQ_QUEUE_STATS)
+constexpr bool kQueueStats = true;
+#else
+constexpr bool kQueueStats = false;
+#endif
+
+// Words of the per-thread counter rows of a queue used by `threads` threads.
+GQ_HD GQ_INLINE uint64_t stat_words(uint64_t threads) { return kQueueStats ? threads * kStatWords : 0; }
+
+GQ_HD GQ_INLINE void stat_add(uint64_t* rows, uint32_t tid, uint32_t which) {
+  if constexpr (kQueueStats) {
+    uint64_t* w = rows + (uint64_t)tid * kStatWords + which;
+    store<mo::relaxed>(w, load<mo::relaxed>(w) + 1ull);
+  } else {
+    (void)rows, (void)tid, (void)which;
+  }
+}
+
+// Sum of every thread's row into out[kStatWords] (after the threads have finished).
+GQ_HD GQ_INLINE void stat_sum(const uint64_t* rows, uint64_t threads, uint64_t* out) {
+  for (uint32_t k = 0; k < kStatWords; ++k) out[k] = 0;
+  if constexpr (kQueueStats) {
+    for (uint64_t t = 0; t < threads; ++t)
+      for (uint32_t k = 0; k < kStatWords; ++k) out[k] += rows[t * kStatWords + k];
+  }
+}
+
+// The counters of any queue kind: zeros for a queue that keeps none.
+template <class Q, class = void> struct has_stats { static constexpr bool value = false; };
+template <class Q>
+struct has_stats<Q, decltype((void)&Q::stats_sum)> { static constexpr bool value = true; };
+
+template <class Queue>
+GQ_HD void queue_stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+  if constexpr (has_stats<Queue>::value) {
+    Queue::stats_sum(base, n, threads, out);
+  } else {
+    (void)base, (void)n, (void)threads;
+    for (uint32_t k = 0; k < kStatWords; ++k) out[k] = 0;
+  }
+}
+
+}  // namespace gq

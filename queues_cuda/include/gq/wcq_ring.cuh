@@ -1,0 +1,508 @@
+// gq/wcq_ring.cuh — the inner index ring of G-WFQ (seed 001 Sec. III.C): the 2n-slot ring and
+// wave-batched fast path of G-LFQ (scq_ring.cuh), plus the cooperative slow path of Nikolaev and
+// Ravindran's wCQ (SPAA 2022) in which every shared thing is one 64-bit word changed by one atomic
+// (Lemma III.5) instead of wCQ's double-width CAS.
+//
+// Words, low bit to high bit:
+//   slot     index (kIndexBits) | Enq (1) | Safe (1) | cycle (kCycleBits) | Note (kNoteBits)
+//            index kBot (⊥) empty, kBotC (⊥c) consumed. Enq = 0 marks a value that a slow-path
+//            enqueue installed and has not yet finalized (the seed's two-step insert). Note is the
+//            latest cycle for which a slow-path helper ruled the slot out (Lemma III.8).
+//   Head/Tail  owner (kOwnerBits) | counter (every other bit). owner = tid + 1 of the thread whose
+//            slow-path round moved the counter and whose local word may still carry INC (the
+//            seed's ThrIdx; 0 = NULL). A fast-path ticket adds kTicket, leaving the owner alone.
+//   local    ticket << 2 | INC | FIN: a request's own Head/Tail (the seed's Fig. 3).
+//   request  seq (32) | kind (2) | index (30): one word publishes a whole slow-path request.
+//
+// Per-thread record (kRecordWords, written only by its owner except where noted):
+//   kReq        the published request (helpers read; only the owner writes)
+//   kLocalTail  the enqueue request's current round (every helper CASes it)
+//   kInitTail   where the enqueue request started (a helper's first `prev`)
+//   kLocalHead, kInitHead   the same for a dequeue request
+//   kPhase2Tail, kPhase2Head   1 + the latest round proposed for this thread's requests; raised
+//               only (CAS-max) by every helper. Whoever finds `owner` in Head/Tail reads it to
+//               clear INC on the owner's local word (wCQ's phase-2 record, in one word)
+//   kPrivate    help_threads' own cursor: peer << 32 | operations left until the next check
+//
+// Slow path (SlowFAA, Algorithm 2 / Lemma III.7): all helpers of a request agree on the next round
+// through the request's local word: the first to CAS it from the last round to {counter, INC}
+// proposes the round; the one CAS {cnt, NULL} -> {cnt + 1, owner} on Head/Tail confirms it (at
+// most one can succeed, the counter never comes back); then INC is cleared and owner reset. A
+// round is only given up before it is confirmed, so a confirmed ticket is never wasted: a wasted
+// dequeue ticket would strand the value enqueued at it.
+//
+// Bit budget. kIndexBits = 22 holds capacities up to 2^22 - 2. Cycles and Notes get 20 bits and
+// are compared by signed modular difference (mod_less), sound while no thread lags 2^19 laps of
+// 2·max(n, threads) tickets behind the ring; the seed's bound (Lemma III.6) is (Dk + 5n)/2n laps
+// for a resident grid. The counter gets 64 - kOwnerBits bits: 45 with the default 2^19 - 1
+// threads, 2^45 tickets per queue (a day at 4e8 operations per second on one queue) before it
+// wraps, and the cycle of a ticket (t / 2m) is only right until then. Tickets start at 2m.
+//
+// Ring size and Threshold: as in scq_ring.cuh, 2m slots for m = max(capacity, threads) and
+// Threshold = 3m - 1 (gwfq.cuh chooses m).
+//
+// Memory order: every shared access is seq_cst, for the same store-then-load reasons as sCQ.
+#pragma once
+#include "arch.cuh"
+#include "queue_stats.cuh"
+#include "wave_faa.cuh"
+
+// Patience: fast-path retries after the first attempt before a slow-path request is published
+// (0 = one attempt). Help delay D: a thread inspects one peer's record every D operations on a ring
+// (0 behaves as 1). Max threads: the most threads one queue may serve (sizes the owner field).
+#ifndef GQ_WFQ_PATIENCE
+#define GQ_WFQ_PATIENCE 16
+#endif
+#ifndef GQ_WFQ_HELP_DELAY
+#define GQ_WFQ_HELP_DELAY 16
+#endif
+#ifndef GQ_WFQ_MAX_THREADS
+#define GQ_WFQ_MAX_THREADS 524287
+#endif
+
+namespace gq {
+
+GQ_HD constexpr int bit_width(uint64_t x) { return x == 0 ? 0 : 1 + bit_width(x >> 1); }
+
+struct WcqRing {
+  // --- slot word
+  static constexpr int kIndexBits = 22;
+  static constexpr int kCycleBits = 20;
+  static constexpr int kNoteBits = 20;
+  static constexpr int kCycleShift = kIndexBits + 2;
+  static constexpr int kNoteShift = kCycleShift + kCycleBits;
+  static_assert(kNoteShift + kNoteBits == 64, "slot word bit budget");
+  static_assert(kCycleBits >= 16 && kNoteBits == kCycleBits, "cycle and Note tags need the same, ample width");
+  static constexpr uint64_t kIndexMask = (1ull << kIndexBits) - 1ull;
+  static constexpr uint64_t kBotC = kIndexMask;        // ⊥c: consumed
+  static constexpr uint64_t kBot = kIndexMask - 1ull;  // ⊥: empty
+  static constexpr uint64_t kEnqBit = 1ull << kIndexBits;
+  static constexpr uint64_t kSafeBit = 1ull << (kIndexBits + 1);
+  static constexpr uint64_t kCycleMask = (1ull << kCycleBits) - 1ull;
+  static constexpr uint64_t kNoteField = kCycleMask << kNoteShift;
+  static constexpr uint64_t kMaxCapacity = kBot;  // indices 0 .. kBot-1
+  static constexpr uint32_t kEmpty = 0xFFFFFFFFu;
+  static constexpr uint32_t kRetry = 0xFFFFFFFEu;  // internal: the fast attempt proved nothing
+
+  // --- Head/Tail word
+  static constexpr int kOwnerBits = bit_width(GQ_WFQ_MAX_THREADS);
+  static constexpr int kCounterBits = 64 - kOwnerBits;
+  static_assert(kCounterBits >= 40, "Head/Tail counters need at least 2^40 tickets before they wrap");
+  static_assert(GQ_WFQ_MAX_THREADS >= 1, "at least one thread");
+  static constexpr uint64_t kOwnerMask = (1ull << kOwnerBits) - 1ull;
+  static constexpr uint64_t kTicket = 1ull << kOwnerBits;
+
+  // --- local word and request word
+  static constexpr uint64_t kFin = 1ull, kInc = 2ull;
+  static constexpr uint64_t kReqNone = 0, kReqEnq = 1, kReqDeq = 2;
+  static constexpr uint64_t kReqIndexMask = (1ull << 30) - 1ull;
+  static_assert(kIndexBits <= 30, "a request word carries the index in 30 bits");
+
+  // One side alone can be forced onto the slow path (GQ_WFQ_PATIENCE_ENQ / _DEQ override the
+  // common GQ_WFQ_PATIENCE), to look at one half of the slow path at a time.
+#ifndef GQ_WFQ_PATIENCE_ENQ
+#define GQ_WFQ_PATIENCE_ENQ GQ_WFQ_PATIENCE
+#endif
+#ifndef GQ_WFQ_PATIENCE_DEQ
+#define GQ_WFQ_PATIENCE_DEQ GQ_WFQ_PATIENCE
+#endif
+  static constexpr uint32_t kPatienceEnq = GQ_WFQ_PATIENCE_ENQ, kPatienceDeq = GQ_WFQ_PATIENCE_DEQ;
+  static constexpr uint32_t kHelpDelay = GQ_WFQ_HELP_DELAY > 0 ? GQ_WFQ_HELP_DELAY : 1;
+
+  // --- layout (uint64 words); each counter alone in a 128-byte line
+  static constexpr uint64_t kLine = 16;
+  static constexpr uint64_t kHead = 0, kTail = kLine, kThreshold = 2 * kLine, kEntries = 3 * kLine;
+  static constexpr uint64_t kRecordWords = 8;
+  enum Field : uint64_t { kReq = 0, kLocalTail, kInitTail, kLocalHead, kInitHead, kPhase2Tail, kPhase2Head, kPrivate };
+
+  uint64_t* base;
+  uint64_t m;        // the ring has 2m slots
+  uint64_t threads;  // records
+  uint64_t* stats;   // per-thread counter rows (queue_stats.cuh), shared with the other ring
+
+  GQ_HD static uint64_t records_at(uint64_t m) { return kEntries + 2 * m; }
+  GQ_HD static uint64_t words(uint64_t m, uint64_t threads) { return records_at(m) + threads * kRecordWords; }
+
+  // --- field access
+  GQ_HD static uint64_t pack(uint64_t note, uint64_t cycle, uint64_t safe, uint64_t enq, uint64_t index) {
+    return (note << kNoteShift) | (cycle << kCycleShift) | (safe ? kSafeBit : 0) | (enq ? kEnqBit : 0) | index;
+  }
+  GQ_HD static uint64_t index_of(uint64_t e) { return e & kIndexMask; }
+  GQ_HD static uint64_t cycle_of(uint64_t e) { return (e >> kCycleShift) & kCycleMask; }
+  GQ_HD static uint64_t note_of(uint64_t e) { return e >> kNoteShift; }
+  GQ_HD static uint64_t safe_of(uint64_t e) { return (e & kSafeBit) ? 1 : 0; }
+  GQ_HD static bool is_bot(uint64_t index) { return index >= kBot; }  // ⊥ or ⊥c
+  GQ_HD static bool older(uint64_t a, uint64_t b) { return mod_less<kCycleBits>(a, b); }
+  GQ_HD static uint64_t with_note(uint64_t e, uint64_t note) { return (e & ~kNoteField) | (note << kNoteShift); }
+  GQ_HD static uint64_t counter_of(uint64_t g) { return g >> kOwnerBits; }
+
+  GQ_HD uint64_t cycle_of_ticket(uint64_t t) const { return (t / (2 * m)) & kCycleMask; }
+  GQ_HD uint64_t* head() const { return base + kHead; }
+  GQ_HD uint64_t* tail() const { return base + kTail; }
+  GQ_HD uint64_t* threshold() const { return base + kThreshold; }  // holds an int64_t
+  GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
+  GQ_HD uint64_t* rec(uint64_t tid, uint64_t field) const { return base + records_at(m) + tid * kRecordWords + field; }
+  GQ_HD int64_t threshold_max() const { return (int64_t)(3 * m - 1); }
+  GQ_HD void reset_threshold() const {
+    if ((int64_t)load<mo::seq_cst>(threshold()) != threshold_max())
+      store<mo::seq_cst>(threshold(), (uint64_t)threshold_max());
+  }
+
+  // Initial value of word i of a ring of 2m slots holding the indices 0 .. filled-1 (as in
+  // ScqRing::initial_word: Head = 2m, Tail = 2m + filled, filled slots of cycle 1).
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t m, uint64_t threads, uint64_t filled) {
+    if (i == kHead) return (2 * m) << kOwnerBits;
+    if (i == kTail) return (2 * m + filled) << kOwnerBits;
+    if (i == kThreshold) return filled ? (uint64_t)(3 * m - 1) : (uint64_t)(int64_t)-1;
+    if (i < kEntries) return 0;
+    if (i < records_at(m)) {
+      const uint64_t j = i - kEntries;
+      return j < filled ? pack(0, 1, 1, 1, j) : pack(0, 0, 1, 1, kBot);
+    }
+    const uint64_t r = i - records_at(m), tid = r / kRecordWords;
+    if (r % kRecordWords == kPrivate) return (((tid + 1) % threads) << 32) | kHelpDelay;
+    return 0;  // no request; local words 0 (no ticket is 0: tickets start at 2m)
+  }
+
+  // A hint, not an answer (as ScqRing::looks_empty): Threshold spent, or Head caught up with Tail.
+  GQ_HD bool looks_empty() const {
+    return (int64_t)load<mo::relaxed>(threshold()) < 0 ||
+           (int64_t)(counter_of(load<mo::relaxed>(tail())) - counter_of(load<mo::relaxed>(head()))) <= 0;
+  }
+
+  // --- catchup (sCQ): after an empty dequeue, drag Tail's counter up to h; the owner field stays.
+  GQ_HD void catchup(uint64_t h, const ErrorFlag& err) const {
+    Spin spin(GQ_CLAIM_BUDGET);
+    uint64_t tw = load<mo::seq_cst>(tail());
+    for (;;) {
+      if ((int64_t)(counter_of(tw) - h) >= 0) return;
+      const uint64_t seen = cas<mo::seq_cst>(tail(), tw, (h << kOwnerBits) | (tw & kOwnerMask));
+      if (seen == tw) return;
+      tw = seen;
+      const uint64_t hh = counter_of(load<mo::seq_cst>(head()));
+      if ((int64_t)(hh - h) > 0) h = hh;
+      if (!spin.step(err, kSiteWfqDequeue, h)) return;
+    }
+  }
+
+  // --- SlowFAA (Algorithm 2)
+
+  // Raise a phase-2 word to at least v; it only grows, so a helper delayed since an older round
+  // can never write that round back over a newer one.
+  GQ_HD void raise_to(uint64_t* p, uint64_t v, const ErrorFlag& err) const {
+    Spin spin(GQ_CLAIM_BUDGET);
+    uint64_t cur = load<mo::seq_cst>(p);
+    while ((int64_t)(cur - v) < 0) {
+      const uint64_t seen = cas<mo::seq_cst>(p, cur, v);
+      if (seen == cur) return;
+      cur = seen;
+      if (!spin.step(err, kSiteWfqSlowFaa, v)) return;
+    }
+  }
+
+  // Make the owner field of a Head/Tail word NULL, finishing the phase 2 of the round it names:
+  // clear INC on that owner's local word, then the field (in this order, so a NULL field always
+  // means the confirmed round's INC is gone). The phase-2 word is trusted only if the Head/Tail
+  // word did not change around its read: then no later round of that owner can have been
+  // proposed (a proposal needs a NULL field first), so it names exactly the confirmed round.
+  // Returns the counter of a word seen with a NULL owner.
+  GQ_HD uint64_t settle(uint64_t* global, uint64_t g, bool is_head, const ErrorFlag& err) const {
+    Spin spin(GQ_CLAIM_BUDGET);
+    for (;;) {
+      const uint64_t o = g & kOwnerMask;
+      if (o == 0) return counter_of(g);
+      const uint64_t p = load<mo::seq_cst>(rec(o - 1, is_head ? kPhase2Head : kPhase2Tail));
+      const uint64_t g2 = load<mo::seq_cst>(global);
+      if (g2 == g) {
+        if (p != 0) {
+          const uint64_t round = (p - 1) << 2;
+          cas<mo::seq_cst>(rec(o - 1, is_head ? kLocalHead : kLocalTail), round | kInc, round);
+        }
+        const uint64_t cleared = g & ~kOwnerMask;
+        const uint64_t seen = cas<mo::seq_cst>(global, g, cleared);
+        g = seen == g ? cleared : seen;
+      } else {
+        g = g2;
+      }
+      if (!spin.step(err, kSiteWfqSlowFaa, counter_of(g))) return counter_of(g);
+    }
+  }
+
+  // One cooperative increment of Head or Tail for the request of thread `owner`, whose local word
+  // is `local`. `prev` is the local value this helper last acted on. Returns false once the
+  // request is finished (FIN) or the error flag is up; true with `prev` = this round's ticket
+  // << 2, the same for every helper of the round.
+  GQ_HD bool slow_faa(bool is_head, uint32_t owner, uint64_t& prev, const ErrorFlag& err) const {
+    uint64_t* global = is_head ? head() : tail();
+    uint64_t* local = rec(owner, is_head ? kLocalHead : kLocalTail);
+    uint64_t* phase2 = rec(owner, is_head ? kPhase2Head : kPhase2Tail);
+#if defined(GQ_FAULT_WFQ_DOUBLE_ROUND)
+    // Planted fault for the checkers: every helper increments Head/Tail for itself instead of
+    // agreeing on one increment per round, so two helpers can act on one request at two tickets.
+    (void)phase2;
+    if (load<mo::seq_cst>(local) & kFin) return false;
+    const uint64_t own = counter_of(fetch_add<mo::seq_cst>(global, kTicket));
+    if (is_head) fetch_add<mo::seq_cst>(threshold(), ~0ull);
+    store<mo::seq_cst>(local, own << 2);
+    prev = own << 2;
+    return !err.raised();
+#endif
+    Spin spin(GQ_CLAIM_BUDGET);
+    uint64_t g = load<mo::seq_cst>(global), cnt;
+    for (;;) {
+      if (load<mo::seq_cst>(local) & kFin) return false;
+      cnt = settle(global, g, is_head, err);
+      const uint64_t proposal = (cnt << 2) | kInc;
+      const uint64_t seen = cas<mo::seq_cst>(local, prev, proposal);
+      if (seen == prev) {
+        prev = proposal;
+      } else {
+        prev = seen;
+        if (seen & kFin) return false;
+        if (!(seen & kInc)) return true;  // another helper finished this round: take its ticket
+        cnt = seen >> 2;                   // another helper proposed this round: confirm it
+      }
+      raise_to(phase2, cnt + 1, err);
+      g = cnt << kOwnerBits;
+      const uint64_t found = cas<mo::seq_cst>(global, g, ((cnt + 1) << kOwnerBits) | (owner + 1));
+      if (found == g) break;
+      g = found;
+      if (!spin.step(err, kSiteWfqSlowFaa, cnt)) return false;
+    }
+    if (is_head) fetch_add<mo::seq_cst>(threshold(), ~0ull);  // one Threshold step per dequeue round
+    cas<mo::seq_cst>(local, (cnt << 2) | kInc, cnt << 2);
+    const uint64_t mine = ((cnt + 1) << kOwnerBits) | (owner + 1);
+    cas<mo::seq_cst>(global, mine, (cnt + 1) << kOwnerBits);
+    prev = cnt << 2;
+    return !err.raised();
+  }
+
+  // --- enqueue
+
+  GQ_HD bool try_enq_fast(uint64_t t, uint32_t index) const {
+    const uint64_t j = t % (2 * m), c = cycle_of_ticket(t);
+    uint64_t e = load<mo::seq_cst>(entry(j));
+    for (;;) {
+      if (!(older(cycle_of(e), c) && is_bot(index_of(e)) &&
+            (safe_of(e) || (int64_t)(counter_of(load<mo::seq_cst>(head())) - t) <= 0)))
+        return false;
+      const uint64_t seen = cas<mo::seq_cst>(entry(j), e, (e & kNoteField) | pack(0, c, 1, 1, index));
+      if (seen == e) {
+        reset_threshold();
+        return true;
+      }
+      e = seen;  // lost the race for this slot; decide again on what is there now
+    }
+  }
+
+  // Work on `owner`'s enqueue request `req` (TryEnqSlow over the rounds SlowFAA hands out) until it
+  // is finished, the request changed, or the flag is up. `helper` is the calling thread.
+  GQ_HD void do_enqueue_slow(uint32_t helper, uint32_t owner, uint64_t req, uint64_t prev, const ErrorFlag& err) const {
+    const uint64_t index = req & kReqIndexMask;
+    uint64_t* local = rec(owner, kLocalTail);
+    while (slow_faa(false, owner, prev, err)) {
+      if (load<mo::seq_cst>(rec(owner, kReq)) != req) return;  // a delayed helper of a finished request
+      const uint64_t t = prev >> 2, j = t % (2 * m), c = cycle_of_ticket(t);
+      uint64_t e = load<mo::seq_cst>(entry(j));
+      for (;;) {
+        const uint64_t ec = cycle_of(e);
+        // Only this request's round owns ticket t, so a value (or ⊥c) of cycle c here is ours:
+        // the request is done. ⊥ of cycle c: the dequeuer of ticket t burnt the slot first.
+        if (ec == c) {
+          if (index_of(e) != kBot) return;
+          break;
+        }
+        if (!older(ec, c) || !older(note_of(e), c)) break;  // newer, or ruled out for this round
+        if (is_bot(index_of(e)) && (safe_of(e) || (int64_t)(counter_of(load<mo::seq_cst>(head())) - t) <= 0)) {
+          const uint64_t installed = (e & kNoteField) | pack(0, c, 1, 0, index);  // Enq = 0
+          const uint64_t seen = cas<mo::seq_cst>(entry(j), e, installed);
+          if (seen != e) {
+            e = seen;
+            continue;
+          }
+          if (helper != owner) stat_add(stats, helper, kStatCompleted);
+          // Mark the request finished, then finalize the entry (Enq = 1). If a dequeuer got here
+          // first it set FIN itself (lookup) before consuming, and the entry needs nothing more.
+          if (cas<mo::seq_cst>(local, prev, prev | kFin) == prev)
+            cas<mo::seq_cst>(entry(j), installed, installed | kEnqBit);
+          reset_threshold();
+          return;
+        }
+        // Rule the slot out for every helper of this round (Note := c), so that none of them
+        // installs here after this one has moved on to another round (Lemma III.8).
+        const uint64_t seen = cas<mo::seq_cst>(entry(j), e, with_note(e, c));
+        if (seen != e) {
+          e = seen;
+          continue;
+        }
+        break;
+      }
+    }
+  }
+
+  GQ_HD bool enqueue(uint32_t index, uint32_t tid, const ErrorFlag& err) const {
+    help_threads(tid, err);
+    uint64_t t = 0;
+    for (uint32_t attempt = 0; attempt <= kPatienceEnq; ++attempt) {
+      t = counter_of(wave_faa<mo::seq_cst>(tail(), kTicket));
+      if (try_enq_fast(t, index)) return true;
+      if (err.raised()) return false;
+    }
+    // Out of patience: publish the request (payload words first, then the request word), work on
+    // it with whoever helps, then withdraw it.
+    stat_add(stats, tid, kStatSlow);
+    const uint64_t seq = ((load<mo::seq_cst>(rec(tid, kReq)) >> 32) + 1) & 0xFFFFFFFFull;
+    store<mo::seq_cst>(rec(tid, kLocalTail), t << 2);
+    store<mo::seq_cst>(rec(tid, kInitTail), t << 2);
+    const uint64_t req = (seq << 32) | (kReqEnq << 30) | index;
+    store<mo::seq_cst>(rec(tid, kReq), req);
+    do_enqueue_slow(tid, tid, req, t << 2, err);
+    store<mo::seq_cst>(rec(tid, kReq), seq << 32);
+    return !err.raised();
+  }
+
+  // --- dequeue
+
+  // FIN the slow-path enqueue whose round is ticket t: its entry still has Enq = 0, and once it is
+  // consumed the slot may move to a later cycle, after which the request's helpers could no
+  // longer tell that it was done (they would start another round and insert the index twice).
+  GQ_HD void lookup(uint64_t t) const {
+    const uint64_t want = t << 2;
+    for (uint64_t k = 0; k < threads; ++k) {
+      uint64_t* local = rec(k, kLocalTail);
+      if (load<mo::seq_cst>(local) == want) {
+        cas<mo::seq_cst>(local, want, want | kFin);
+        return;
+      }
+    }
+  }
+
+  // CONSUME the value of cycle c found in slot j for ticket h: index := ⊥c, Enq := 1.
+  GQ_HD uint32_t consume(uint64_t j, uint64_t e, uint64_t h) const {
+    if (!(e & kEnqBit)) lookup(h);
+    fetch_or<mo::seq_cst>(entry(j), kIndexMask | kEnqBit);
+    return (uint32_t)index_of(e);
+  }
+
+  GQ_HD uint32_t try_deq_fast(uint64_t h, const ErrorFlag& err) const {
+    const uint64_t j = h % (2 * m), c = cycle_of_ticket(h);
+    uint64_t e = load<mo::seq_cst>(entry(j));
+    for (;;) {
+      const uint64_t ec = cycle_of(e);
+      if (ec == c && !is_bot(index_of(e))) return consume(j, e, h);
+      if (!older(ec, c)) break;  // the slot is already ahead of this ticket
+      // Burn the slot for this ticket: an empty slot moves to our cycle; a slot still holding a
+      // value (or an unfinished insert) of an older cycle is marked unsafe.
+      const uint64_t want = is_bot(index_of(e)) ? (e & kNoteField) | pack(0, c, safe_of(e), 1, kBot) : e & ~kSafeBit;
+      if (want == e) break;
+      const uint64_t seen = cas<mo::seq_cst>(entry(j), e, want);
+      if (seen == e) break;
+      e = seen;
+    }
+    const uint64_t t = counter_of(load<mo::seq_cst>(tail()));
+    if ((int64_t)(t - (h + 1)) <= 0) {
+      catchup(h + 1, err);
+      fetch_add<mo::seq_cst>(threshold(), ~0ull);
+      return kEmpty;
+    }
+    if ((int64_t)fetch_add<mo::seq_cst>(threshold(), ~0ull) <= 0) return kEmpty;
+    return kRetry;
+  }
+
+  // Work on `owner`'s dequeue request (TryDeqSlow per round) until it is finished: FIN with the
+  // request's local Head at the ticket whose slot holds its value, or FIN once Threshold proves
+  // the ring empty. Only SlowFAA's answer ends the loop: the owner must not leave while a helper
+  // works on a later round, or the value that round finds would have nobody to consume it.
+  GQ_HD void do_dequeue_slow(uint32_t helper, uint32_t owner, uint64_t req, uint64_t prev, const ErrorFlag& err) const {
+    uint64_t* local = rec(owner, kLocalHead);
+    while (slow_faa(true, owner, prev, err)) {
+      if (load<mo::seq_cst>(rec(owner, kReq)) != req) return;
+      const uint64_t h = prev >> 2, j = h % (2 * m), c = cycle_of_ticket(h);
+      uint64_t e = load<mo::seq_cst>(entry(j));
+      for (;;) {
+        const uint64_t ec = cycle_of(e);
+        if (ec == c && index_of(e) != kBot) {  // the value for this round (⊥c: the owner took it)
+          if (cas<mo::seq_cst>(local, prev, prev | kFin) == prev && helper != owner)
+            stat_add(stats, helper, kStatCompleted);
+          break;
+        }
+        if (!older(ec, c)) break;
+        uint64_t want;
+        if (!is_bot(index_of(e))) {
+          // An older value stays for its own dequeuer: mark it unsafe, and rule the slot out for
+          // slow-path enqueues of this cycle, whose dequeuer (this round) has passed.
+          want = e & ~kSafeBit;
+          if (older(note_of(e), c)) want = with_note(want, c);
+        } else {
+          want = (e & kNoteField) | pack(0, c, safe_of(e), 1, kBot);
+        }
+        if (want == e) break;
+        const uint64_t seen = cas<mo::seq_cst>(entry(j), e, want);
+        if (seen == e) break;
+        e = seen;
+      }
+      if (load<mo::seq_cst>(local) & kFin) continue;  // found: SlowFAA now answers false
+      const uint64_t t = counter_of(load<mo::seq_cst>(tail()));
+      if ((int64_t)(t - (h + 1)) <= 0) catchup(h + 1, err);
+      // Empty. The FIN may fail because another helper already went on to a later round; then the
+      // request is not over, and this helper must not leave it (SlowFAA decides, from FIN alone).
+      if ((int64_t)load<mo::seq_cst>(threshold()) < 0 && cas<mo::seq_cst>(local, prev, prev | kFin) == prev &&
+          helper != owner)
+        stat_add(stats, helper, kStatCompleted);
+    }
+  }
+
+  GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err) const {
+    if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return kEmpty;
+    help_threads(tid, err);
+    uint64_t h = 0;
+    for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
+      h = counter_of(wave_faa<mo::seq_cst>(head(), kTicket));
+      const uint32_t r = try_deq_fast(h, err);
+      if (r != kRetry) return r;
+      if (err.raised()) return kEmpty;
+    }
+    stat_add(stats, tid, kStatSlow);
+    const uint64_t seq = ((load<mo::seq_cst>(rec(tid, kReq)) >> 32) + 1) & 0xFFFFFFFFull;
+    store<mo::seq_cst>(rec(tid, kLocalHead), h << 2);
+    store<mo::seq_cst>(rec(tid, kInitHead), h << 2);
+    const uint64_t req = (seq << 32) | (kReqDeq << 30);
+    store<mo::seq_cst>(rec(tid, kReq), req);
+    do_dequeue_slow(tid, tid, req, h << 2, err);
+    store<mo::seq_cst>(rec(tid, kReq), seq << 32);
+    if (err.raised()) return kEmpty;
+    // The request ended at the ticket in its local Head: the value is there, or the ring was empty.
+    const uint64_t hf = load<mo::seq_cst>(rec(tid, kLocalHead)) >> 2;
+    const uint64_t j = hf % (2 * m);
+    const uint64_t e = load<mo::seq_cst>(entry(j));
+    if (cycle_of(e) == cycle_of_ticket(hf) && !is_bot(index_of(e))) return consume(j, e, hf);
+    return kEmpty;
+  }
+
+  // --- help_threads: every D operations, take up one peer's pending request (round robin).
+  GQ_HD void help_threads(uint32_t tid, const ErrorFlag& err) const {
+    uint64_t* cursor = rec(tid, kPrivate);
+    const uint64_t w = load<mo::relaxed>(cursor);
+    const uint32_t left = (uint32_t)w, peer = (uint32_t)(w >> 32);
+    if (left > 1) {
+      store<mo::relaxed>(cursor, w - 1);
+      return;
+    }
+    store<mo::relaxed>(cursor, ((uint64_t)((peer + 1) % threads) << 32) | kHelpDelay);
+    if (peer == tid || peer >= threads) return;
+    const uint64_t req = load<mo::seq_cst>(rec(peer, kReq));
+    const uint64_t kind = (req >> 30) & 3u;
+    if (kind == kReqNone) return;
+    // The payload words were written before the request word and stay until it changes: if the
+    // request word is unchanged after reading them, they belong to this request.
+    const uint64_t init = load<mo::seq_cst>(rec(peer, kind == kReqEnq ? kInitTail : kInitHead));
+    if (load<mo::seq_cst>(rec(peer, kReq)) != req) return;
+    stat_add(stats, tid, kStatHelps);
+    if (kind == kReqEnq)
+      do_enqueue_slow(tid, peer, req, init, err);
+    else
+      do_dequeue_slow(tid, peer, req, init, err);
+  }
+};
+
+}  // namespace gq
