@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
 # Every GPU test and the measurements the open issues ask for, in ONE call on the device machine.
-#   device run:  GQ_COMMIT=<sha> GQ_DIRTY=<0|1> [GQ_SUITE=quick|full] bash tools/gpu-suite.sh
+#   device run:  GQ_COMMIT=<sha> GQ_DIRTY=<0|1> [GQ_STAGES="render histories ..."] bash tools/gpu-suite.sh
 # Stages run in order of what a short device budget should buy first; each has its own time
-# limit so one slow stage cannot eat the others. Full logs and JSON records go under $OUT (the
-# device tool brings them back); the stage table is printed last.
-#   quick: renderer tests and benchmark (BVH and every-primitive), the histories (checked off the
-#          device later with tools/check_saved_histories.py), the warp-only checks (several
-#          queues per warp; the planted broadcast fault).
-#   full:  adds every queue GPU test (histories checked on the device, FIFO on >1e8 tokens).
+# limit so one slow stage cannot eat the others. Full logs and JSON records are packed into
+# $OUT/0-suite.tgz (the device tool brings back only a few files); the stage table is printed last. GQ_STAGES picks stages (default: all but queue-tests):
+#   render      renderer GPU tests and benchmark, 1920x1080 4 spp, BVH and every-primitive
+#   histories   1,000 histories per queue, checked off the device (tools/check_saved_histories.py)
+#   warp        the warp-only checks (several queues per warp; the planted broadcast fault)
+#   wfq         the wait-free queues' GPU tests (G-WFQ, G-WFQ-YMC)
+#   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
+#   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-/tmp/gq-out}
-SUITE=${GQ_SUITE:-quick}
+# Everything is written under $OUT/w and packed into $OUT/0-suite.tgz after every stage (the
+# name sorts first: when a call is cut short, the device tool still brings back the archive).
+ROOT=${OUT:-/tmp/gq-out}
+OUT=$ROOT/w
+STAGES=${GQ_STAGES:-machine render histories warp wfq sssp}
+want() { [[ " machine $STAGES " == *" $1 "* ]]; }
 mkdir -p "$OUT"
 export PYTHONPATH=$PWD${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1 GQ_RESULTS_DIR=$OUT
 export GQ_CACHE_DIR=${GQ_CACHE_DIR:-/tmp/gq-cache}
@@ -25,26 +31,43 @@ stage() {  # stage NAME SECONDS COMMAND...
   local rc=$?
   tail -n 25 "$OUT/$name.log"
   printf '%-16s rc=%-4s %4d s\n' "$name" "$rc" "$((SECONDS - started))" >> "$OUT/stages.txt"
+  tar -czf "$ROOT/0-suite.tgz" -C "$OUT" .
 }
 
 stage machine 30 bash -c 'nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv; python3 -m gq info'
 cp "$OUT/machine.log" "$OUT/machine.txt"
-stage kernels 60 python3 tools/gpu_kernel_report.py
-stage render-tests 90 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace
-for accel in bvh none; do
-  stage "render-bench-$accel" 90 python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml \
-    --width 1920 --height 1080 --spp 4 --backend cuda --accel "$accel" \
-    --json "$OUT/render-bench-$accel.json" --chart "$OUT/render-bench-$accel.png"
-done
-stage histories 60 python3 tools/gpu_record_histories.py "$OUT"
-python3 -c 'import json; from queues_cuda.provenance import provenance; print(json.dumps(provenance()))' \
-  > "$OUT/recorded-provenance.json"
-stage warp-checks 90 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
-  -k "several_queues or broadcast"
-if [ "$SUITE" = full ]; then
+if want render; then
+  stage kernels 60 python3 tools/gpu_kernel_report.py
+  stage render-tests 90 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace
+  for accel in bvh none; do
+    stage "render-bench-$accel" 120 python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml \
+      --width 1920 --height 1080 --spp 4 --backend cuda --accel "$accel" \
+      --json "$OUT/render-bench-$accel.json" --chart "$OUT/render-bench-$accel.png"
+  done
+fi
+if want histories; then
+  stage histories 90 python3 tools/gpu_record_histories.py "$OUT"
+  python3 -c 'import json; from queues_cuda.provenance import provenance; print(json.dumps(provenance()))' \
+    > "$OUT/recorded-provenance.json"
+fi
+if want warp; then
+  stage warp-checks 120 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
+    -k "several_queues or broadcast"
+fi
+if want wfq; then
+  stage wfq-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
+    -k "gwfq or ymc"
+fi
+if want sssp; then
+  stage sssp-tests 150 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
+  stage sssp-bench 420 python3 tools/gpu_sssp_bench.py "$OUT"
+fi
+if want queue-tests; then
   stage queue-tests 420 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda
   python3 tools/summarize_gpu_results.py "$OUT/queue-check-gpu.json" 2>&1 | tee "$OUT/summary.txt"
 fi
-echo "== stages ($SUITE)"
+echo "== stages ($STAGES)"
 cat "$OUT/stages.txt"
-! grep -qv 'rc=0 ' "$OUT/stages.txt"
+cp "$OUT/stages.txt" "$ROOT/stages.txt"
+rm -rf "$OUT"
+! grep -qv 'rc=0 ' "$ROOT/stages.txt"
