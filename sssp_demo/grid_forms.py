@@ -220,6 +220,32 @@ def predecessors_cuda(g: DeviceGraph, dist, source: int, lanes: int):
     return pred
 
 
+def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK) -> list:
+    """A heap program (sssp_demo.bucket_heap.HeapProgram) run by ONE block of `width` threads
+    through parBucketHeap's block form (kernels/block_heap.cu); one result per ExtractMin:
+    (key, priority), or None when the heap was empty."""
+    import cupy
+
+    levels = levels_for(n_keys, d)
+    _ensure_stack(levels)
+    mem = cupy.empty(heap_entries(d, levels) * 2, cupy.uint64)
+    sizes = cupy.zeros(2 * levels, cupy.uint32)
+    batch = cupy.empty(2 * d, cupy.uint64)
+    types = np.asarray(prog.types, np.uint32)
+    n_out = max(int((types == 2).sum()), 1)
+    out_key, out_prio = cupy.zeros(n_out, cupy.uint32), cupy.zeros(n_out, cupy.float64)
+    out_ok, err = cupy.zeros(n_out, cupy.uint8), cupy.zeros(4, cupy.uint32)
+    fn = _module("block_heap").get_function("sssp_block_heap_program")
+    fn((1,), (width,), (mem, sizes, np.uint32(d), np.uint32(levels), batch, cupy.asarray(types),
+                        cupy.asarray(np.asarray(prog.counts, np.uint32)), np.uint64(len(types)),
+                        cupy.asarray(np.asarray(prog.keys + [0], np.uint32)),
+                        cupy.asarray(np.asarray(prog.prios + [0.0], np.float64)), out_key, out_prio, out_ok, err))
+    raise_if_flagged(err.get(), "sssp_block_heap_program[cuda]", f"d={d}, {levels} levels, {width} threads")
+    n = int((types == 2).sum())
+    keys, prios, oks = out_key.get()[:n], out_prio.get()[:n], out_ok.get()[:n]
+    return [(int(k), float(v)) if ok else None for k, v, ok in zip(keys, prios, oks)]
+
+
 # ------------------------------------------------------------------------------------------ CPU
 
 

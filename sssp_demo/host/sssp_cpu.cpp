@@ -6,7 +6,7 @@
 // here on `threads` std::threads that are one-thread blocks meeting at the same software grid
 // barrier, so CI runs the GPU's round loops, atomics and barrier with real concurrency.
 #include <sssp/bellman_ford.h>
-#include <sssp/block_bucket_heap.h>
+#include <sssp/block_heap_program.h>
 #include <sssp/near_far.h>
 #include <sssp/near_far_grid.h>
 #include <sssp/par_dijkstra.h>
@@ -149,9 +149,8 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
   return gq::load<gq::mo::acquire>(err_words);
 }
 
-// parBucketHeap's block form (block_bucket_heap.h) on `width` std::threads forming one block: a
-// program of operations as gq/heap_program.cuh's (0 = BulkUpdate of the next op_count pairs,
-// 1 = Delete, 2 = ExtractMin), so tests compare it with the sequential heap entry for entry.
+// parBucketHeap's block form on `width` std::threads forming one block, running a heap program
+// (sssp/block_heap_program.h), so tests compare it with the sequential heap entry for entry.
 uint32_t sssp_block_heap_run(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, uint32_t levels, uint32_t width,
                              const uint32_t* op_type, const uint32_t* op_count, uint64_t nops, const uint32_t* keys,
                              const double* prios, uint32_t* out_key, double* out_prio, uint8_t* out_ok,
@@ -164,35 +163,8 @@ uint32_t sssp_block_heap_run(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, ui
   std::vector<std::thread> pool;
   for (uint32_t t = 0; t < width; ++t)
     pool.emplace_back([&, t] {
-      const sssp::Block b{t, width, &scratch, bar, err};
-      uint64_t next = 0, extracted = 0;
-      for (uint64_t k = 0; k < nops; ++k) {
-        if (!b.uniform(!err.raised())) break;
-        if (op_type[k] == 2) {
-          gq::HeapEntry e{};
-          const bool ok = heap.extract_min(b, &e);
-          if (t == 0) {
-            out_ok[extracted] = ok;
-            out_key[extracted] = ok ? e.key : 0u;
-            out_prio[extracted] = ok ? e.prio : 0.0;
-          }
-          ++extracted;
-          continue;
-        }
-        const bool del = op_type[k] == 1;
-        const uint32_t n = del ? 1u : op_count[k];
-        if (n > d) {
-          err.raise(gq::kCapacity, gq::kSiteBucketHeap, n);
-          break;
-        }
-        if (t == 0)
-          for (uint32_t j = 0; j < n; ++j)
-            batch[j] = gq::HeapEntry{del ? 0.0 : prios[next + j], keys[next + j],
-                                     del ? (uint32_t)gq::kHeapDelete : (uint32_t)gq::kHeapUpdate};
-        next += n;
-        b.sync();
-        heap.bulk_update(b, batch.data(), n);
-      }
+      sssp::run_block_heap_program(sssp::Block{t, width, &scratch, bar, err}, heap, batch.data(), op_type, op_count,
+                                   nops, keys, prios, out_key, out_prio, out_ok);
     });
   for (auto& th : pool) th.join();
   return gq::load<gq::mo::acquire>(err_words);

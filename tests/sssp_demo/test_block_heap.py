@@ -23,7 +23,7 @@ def run_block(prog, n_keys: int, d: int, width: int):
     n_out = int((types == 2).sum())
     out_key, out_prio = np.zeros(max(n_out, 1), np.uint32), np.zeros(max(n_out, 1), np.float64)
     out_ok, err = np.zeros(max(n_out, 1), np.uint8), np.zeros(4, np.uint32)
-    p = lambda a: a.ctypes.data  # noqa: E731
+    p = lambda a: a.ctypes.data
     _library().sssp_block_heap_run(p(mem), p(sizes), d, ref.levels, width, p(types), p(counts), len(types), p(keys),
                                    p(prios), p(out_key), p(out_prio), p(out_ok), p(err))
     raise_if_flagged(err, "sssp_block_heap_run[cpu]", f"d={d}, width={width}")

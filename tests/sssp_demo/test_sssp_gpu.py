@@ -60,6 +60,26 @@ def run_and_check(g, source, algorithm, what, limit=np.inf, **kw):
     return stats
 
 
+@pytest.mark.parametrize("width", [32, 256])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("d, n_keys", [(1, 20), (4, 200), (16, 1000), (256, 20_000)])
+def test_block_heap_on_the_gpu(width, seed, d, n_keys):
+    """parBucketHeap's block form on one CUDA block equals the reference heap, before parDijkstra
+    relies on it."""
+    from test_bucket_heap import random_program
+
+    from sssp_demo.grid_forms import run_block_heap_cuda
+
+    rng = np.random.default_rng(seed * 1000 + d)
+    prog, expected = random_program(rng, n_keys, d, steps=600, p_delete=0.1, integer_prios=seed % 2 == 0)
+    started = time.perf_counter()
+    got = run_block_heap_cuda(prog, n_keys, d, width)
+    wrong = [i for i, (a, b) in enumerate(zip(got, expected)) if a != b]
+    print(f"\n[sssp-gpu] block heap width={width} d={d} keys={n_keys}: {len(prog.types)} operations, "
+          f"{time.perf_counter() - started:.3f} s, {len(wrong)} wrong", flush=True)
+    assert not wrong, f"first wrong ExtractMin #{wrong[0]}: got {got[wrong[0]]}, want {expected[wrong[0]]}"
+
+
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("n, m", [(1, 0), (2, 1), (50, 200), (300, 3000), (1000, 4000), (20_000, 400_000)])

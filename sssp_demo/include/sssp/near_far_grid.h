@@ -141,8 +141,8 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
     fp ^= 1;
     go = grid.sync();
   }
-  gq::fetch_add<gq::mo::relaxed>(s.stats + 1, relaxations);
-  gq::fetch_add<gq::mo::relaxed>(s.stats + 2, improvements);
+  if (relaxations) gq::fetch_add<gq::mo::relaxed>(s.stats + 1, relaxations);  // most threads of a small run: none
+  if (improvements) gq::fetch_add<gq::mo::relaxed>(s.stats + 2, improvements);
   if (grid.leader()) gq::fetch_add<gq::mo::relaxed>(s.stats + 0, rounds);
 }
 
