@@ -48,6 +48,15 @@ def test_grid_forms_on_the_seed_dag(algorithm):
         assert stats["relaxations"] == g.nnz  # every vertex settled once, every edge relaxed once
 
 
+@pytest.mark.parametrize("delta", [1e-6, 0.5, 5.0, 1e9])
+def test_near_far_any_delta(delta):
+    """Tiny deltas make the threshold jump many steps per far phase (raise_threshold's division);
+    huge ones make Near-Far a Bellman-Ford. Exact either way."""
+    g = random_graph(5, 400, 4000, zero_frac=0.2)
+    g.data *= 1.37  # non-integer weights: sums must still equal scipy's bit for bit
+    check(g, 1, "near-far", delta=delta, threads=3, ch=2)
+
+
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
 def test_grid_forms_limit(algorithm):
     g = random_graph(3, 200, 1500, zero_frac=0.2)

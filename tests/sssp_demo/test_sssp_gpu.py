@@ -89,6 +89,17 @@ def test_random_graphs(algorithm, seed, n, m):
 
 
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+@pytest.mark.parametrize("delta", [None, 1e-3, 1e9])
+def test_non_integer_weights_bit_for_bit(algorithm, delta):
+    """Float weights: every algorithm forms the same float64 sums as scipy, so the distances are
+    equal bit for bit, not merely close (Near-Far with tiny and huge Delta too)."""
+    g = random_graph(11, 5000, 80_000, zero_frac=0.05)
+    g.data *= 1.37
+    kw = {} if delta is None else {"delta": delta}
+    run_and_check(g, 0, algorithm, f"float weights delta={delta}", **kw)
+
+
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
 @pytest.mark.parametrize("d", [1, 3, 64])
 def test_batch_sizes(algorithm, d):
     g = random_graph(7, 3000, 60_000, zero_frac=0.1)

@@ -100,11 +100,14 @@ GQ_HD inline bool hand_over_updates(const Grid& grid, const Block& b, const Bloc
 GQ_HD inline bool take_round(const Block& b, const Csr& g, double limit, double w_min, const BlockBucketHeap& heap,
                              const ParDijkstraState& s, uint32_t* ctl) {
   gq::HeapEntry e{};
-  if (!heap.peek_min(b, &e) || e.prio > limit) return false;
-  const double threshold = w_min < 0.0 ? e.prio : e.prio + w_min;
+  // The classic form takes the minimum without a look first (one reduction less a round); what it
+  // takes beyond `limit` ends the run, so losing it from the heap changes nothing.
+  const bool classic = w_min < 0.0;
+  if (!classic && (!heap.peek_min(b, &e) || e.prio > limit)) return false;
+  const double threshold = e.prio + w_min;
   uint32_t nitems = 0;
   do {
-    if (!heap.extract_min(b, &e)) return false;
+    if (!heap.extract_min(b, &e) || (classic && e.prio > limit)) return false;
     bool bad = false;
     if (b.thread == 0) {
       bad = s.settled[e.key] != 0;  // the heap deletes a key when it extracts it: never seen twice
@@ -119,7 +122,7 @@ GQ_HD inline bool take_round(const Block& b, const Csr& g, double limit, double 
     if (b.uniform(bad)) return false;
     for (uint32_t c = b.thread; c < n; c += b.width) s.items[nitems + c] = ((uint64_t)c << 32) | e.key;
     nitems += n;
-  } while (w_min >= 0.0 && heap.peek_min(b, &e) && e.prio <= threshold && e.prio <= limit);
+  } while (!classic && heap.peek_min(b, &e) && e.prio <= threshold && e.prio <= limit);
   if (b.thread == 0) gq::store<gq::mo::relaxed>(ctl + kPdItems, nitems);
   return true;
 }
