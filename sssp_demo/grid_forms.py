@@ -37,7 +37,10 @@ BLOCK = 256
 #: fewer, fuller blocks make a barrier cheaper. (Measured on an H200: see tools/gpu_sssp_bench.py.)
 BLOCKS_PER_SM = 4
 MAX_BATCH = 4096  # sssp::kMaxBatch: block 0 sorts a BulkUpdate batch in shared memory
-WORDS = 8          # control words (barrier, abort, the algorithm's counters; see the headers)
+#: A round with at most this many block-widths of lanes' work runs on block 0 alone (no grid
+#: barrier): local_items = LOCAL_PASSES * BLOCK / lanes.
+LOCAL_PASSES = 4
+WORDS = 16         # control words (barrier, abort, the algorithm's counters; see the headers)
 ABORT_WORD = 2     # sssp::kAbort
 INF_BITS = 0x7FF0000000000000
 
@@ -152,6 +155,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     stats = cupy.zeros(4, cupy.uint64)
     mark = cupy.zeros(n, cupy.uint32)
     budget_ns = u64(int(budget_s * 1e9) if budget_s else 0)
+    local = u32(LOCAL_PASSES * BLOCK // lanes)
     graph = (g.indptr, g.indices, g.weights, u32(n), u32(source), f64(limit))
     if stem == "near_far":
         step = np.inf if algorithm == "bellman-ford" else float(delta)
@@ -160,7 +164,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         in_far = cupy.zeros(n, cupy.uint32)
         nearest = cupy.full(2, INF_BITS, cupy.uint64)
         fn((blocks,), (BLOCK,), (*graph, f64(step), dist, items[0], items[1], u32(item_cap), far[0], far[1], in_far,
-                                 mark, nearest, stats, ctl, u32(lanes), u32(ch), budget_ns, err))
+                                 mark, nearest, stats, ctl, u32(lanes), u32(ch), budget_ns, local, err))
     else:
         d = max(1, min(int(d), MAX_BATCH))
         levels = levels_for(n, d)
@@ -174,7 +178,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         batch = cupy.empty(2 * d, cupy.uint64)
         fn((blocks,), (BLOCK,), (*graph, f64(w_min), heap_mem, heap_sizes, u32(d), u32(levels), dist, items,
                                  u32(item_cap), updates, mark, settled, batch, stats, ctl, u32(lanes), u32(ch),
-                                 budget_ns, err))
+                                 budget_ns, local, err))
     flags = err.get()
     raise_if_flagged(flags, f"{name}[cuda, {algorithm}]", f"{n} vertices, {g.m} edges, source {source}, "
                                                           f"{blocks} blocks x {BLOCK}")
@@ -250,9 +254,10 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK) -> list:
 
 
 def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, limit: float = np.inf,
-                 d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4):
-    """The grid forms on the CPU build: `threads` one-thread blocks, `ch` edges per work item.
-    Returns (dist, pred, stats dict) as NumPy arrays."""
+                 d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4, local_items: int = 2):
+    """The grid forms on the CPU build: `threads` one-thread blocks, `ch` edges per work item,
+    rounds of at most `local_items` items on block 0 alone. Returns (dist, pred, stats dict) as
+    NumPy arrays."""
     from .sssp import _library
 
     lib = _library()
@@ -267,11 +272,11 @@ def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, 
     graph = (ptr(indptr), ptr(indices), ptr(weights), n, int(source), float(limit))
     if algorithm in ("near-far", "bellman-ford"):
         step = np.inf if algorithm == "bellman-ford" else float(delta)
-        lib.sssp_grid_near_far(*graph, step, threads, ch, ptr(dist), ptr(pred), ptr(out), ptr(err))
+        lib.sssp_grid_near_far(*graph, step, threads, ch, local_items, ptr(dist), ptr(pred), ptr(out), ptr(err))
     elif algorithm in ("pardijkstra", "pardijkstra-batched"):
         w_min = (float(weights.min()) if weights.size else 0.0) if algorithm == "pardijkstra-batched" else -1.0
-        lib.sssp_grid_par_dijkstra(*graph, w_min, max(1, min(int(d), MAX_BATCH)), threads, ch, ptr(dist), ptr(pred),
-                                   ptr(out), ptr(err))
+        lib.sssp_grid_par_dijkstra(*graph, w_min, max(1, min(int(d), MAX_BATCH)), threads, ch, local_items,
+                                   ptr(dist), ptr(pred), ptr(out), ptr(err))
     else:
         raise GQError(f"--algorithm: {algorithm!r} has no grid form; grid forms: {', '.join(KERNELS)}")
     raise_if_flagged(err, f"{algorithm}[cpu grid form]", f"{n} vertices, source {source}, {threads} threads")

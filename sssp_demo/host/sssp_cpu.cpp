@@ -105,10 +105,11 @@ uint32_t sssp_near_far(const int64_t* indptr, const int32_t* indices, const doub
   return 0;
 }
 
-// Grid forms (`ch` edges per work item; the CPU's warp is one lane, so one lane per item).
+// Grid forms (`ch` edges per work item; the CPU's warp is one lane, so one lane per item; rounds
+// of at most `local_items` items run on block 0 alone).
 uint32_t sssp_grid_near_far(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
-                            uint32_t source, double limit, double delta, uint32_t threads, uint32_t ch, double* dist,
-                            int64_t* pred, uint64_t* stats, uint32_t* err_words) {
+                            uint32_t source, double limit, double delta, uint32_t threads, uint32_t ch,
+                            uint32_t local_items, double* dist, int64_t* pred, uint64_t* stats, uint32_t* err_words) {
   const sssp::Csr g{indptr, indices, weights, n};
   std::vector<uint64_t> bits = start_bits(n, source);
   const uint32_t item_cap = n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1;
@@ -116,7 +117,7 @@ uint32_t sssp_grid_near_far(const int64_t* indptr, const int32_t* indices, const
   std::vector<uint32_t> far0(n), far1(n), in_far(n, 0), mark(n, 0), ctl(sssp::kNfWords, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   const sssp::NearFarState s{bits.data(), {items0.data(), items1.data()}, item_cap, {far0.data(), far1.data()},
-                             in_far.data(), mark.data(), nearest.data(), stats, 1, ch, 0};
+                             in_far.data(), mark.data(), nearest.data(), stats, 1, ch, 0, local_items};
   run_grid(threads, ctl.data(), err_words,
            [&](const sssp::Grid& grid) { sssp::near_far_grid(grid, g, source, limit, delta, s); });
   finish(g, source, bits, dist, pred);
@@ -125,7 +126,8 @@ uint32_t sssp_grid_near_far(const int64_t* indptr, const int32_t* indices, const
 
 uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
                                 uint32_t source, double limit, double w_min, uint32_t d, uint32_t threads, uint32_t ch,
-                                double* dist, int64_t* pred, uint64_t* stats, uint32_t* err_words) {
+                                uint32_t local_items, double* dist, int64_t* pred, uint64_t* stats,
+                                uint32_t* err_words) {
   const sssp::Csr g{indptr, indices, weights, n};
   if (d > sssp::kMaxBatch) d = sssp::kMaxBatch;
   const uint32_t levels = gq::BucketHeap::levels_for(n, d);
@@ -141,7 +143,7 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
   sssp::BlockScratch scratch{};  // block 0's (a block is one thread here)
   const sssp::ParDijkstraState s{bits.data(), items.data(),     item_cap, updates.data(), mark.data(), settled.data(),
                                  batch.data(), sort_keys.data(), &scratch, stats,        1,           ch,
-                                 0};
+                                 0,            local_items};
   const gq::BucketHeap heap{mem.get(), sizes.data(), d, levels};
   run_grid(threads, ctl.data(), err_words,
            [&](const sssp::Grid& grid) { sssp::par_dijkstra_grid(grid, g, source, limit, w_min, heap, s); });

@@ -12,13 +12,13 @@ extern "C" __global__ void __launch_bounds__(256)
                            uint32_t* heap_sizes, uint32_t d, uint32_t levels, uint64_t* dist, uint64_t* items,
                            uint32_t item_cap, uint32_t* updates, uint32_t* mark, uint8_t* settled,
                            gq::HeapEntry* batch, uint64_t* stats, uint32_t* ctl, uint32_t lanes, uint32_t ch,
-                           uint64_t budget_ns, uint32_t* err_words) {
+                           uint64_t budget_ns, uint32_t local_items, uint32_t* err_words) {
   __shared__ uint32_t verdict;
   __shared__ uint32_t sort_keys[sssp::kMaxBatch];
   __shared__ sssp::BlockScratch scratch;
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
   const sssp::ParDijkstraState s{dist,  items, item_cap, updates, mark,  settled, batch,
-                                 sort_keys, &scratch, stats, lanes, ch, budget_ns};
+                                 sort_keys, &scratch, stats, lanes, ch, budget_ns, local_items};
   sssp::par_dijkstra_grid(grid, sssp::Csr{indptr, indices, weights, n}, source, limit, w_min,
                           gq::BucketHeap{heap_mem, heap_sizes, d, levels}, s);
 }

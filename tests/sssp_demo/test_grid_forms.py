@@ -28,12 +28,13 @@ def check(g, source, algorithm, limit=np.inf, **kw):
 
 
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
-@pytest.mark.parametrize("threads, ch", [(1, 1), (3, 3), (4, 64)])
+# (threads, edges per item, largest round that block 0 runs alone: 0 never, 2 some, 10**6 every)
+@pytest.mark.parametrize("threads, ch, local", [(1, 1, 0), (3, 3, 2), (4, 64, 0), (4, 2, 10**6), (3, 1, 5)])
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("n, m", [(1, 0), (2, 1), (50, 200), (300, 3000), (1000, 4000)])
-def test_grid_forms_equal_scipy(algorithm, threads, ch, seed, n, m):
+def test_grid_forms_equal_scipy(algorithm, threads, ch, local, seed, n, m):
     g = random_graph(seed, n, m, zero_frac=0.3 if seed % 2 else 0.0)
-    check(g, seed % n, algorithm, d=7, delta=5.0, threads=threads, ch=ch)
+    check(g, seed % n, algorithm, d=7, delta=5.0, threads=threads, ch=ch, local_items=local)
 
 
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)

@@ -59,6 +59,32 @@ struct Grid {
 #endif
   }
 
+  // This block alone, as a grid of one block (for rounds small enough for one block: the other
+  // blocks wait at the grid barrier meanwhile).
+  GQ_HD Grid block_only() const { return Grid{0, 1, thread, width, ctl, verdict, err}; }
+
+  // Block 0, before it works alone while the others wait at the next grid barrier: wait until
+  // every other block has arrived there, so none still reads a word block 0 is about to change.
+  // (Block 0 then arrives last and releases them.) Bounded like the barrier's own wait.
+  GQ_HD void wait_for_others() const {
+    if (thread == 0) {
+      gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
+      while (gq::load<gq::mo::acquire>(ctl + kBarCount) != blocks - 1)
+        if (!spin.step(err, gq::kSiteGridBarrier, gq::load<gq::mo::relaxed>(ctl + kBarCount))) break;
+    }
+    block_sync();
+  }
+
+  // Thread 0's value of `v` for every thread of the block (a decision that must not diverge).
+  GQ_HD GQ_INLINE bool block_uniform(bool v) const {
+    block_sync();
+    if (thread == 0) gq::store<gq::mo::relaxed>(verdict, v ? 1u : 0u);
+    block_sync();
+    const bool r = gq::load<gq::mo::relaxed>(verdict) != 0u;
+    block_sync();
+    return r;
+  }
+
   // Every thread of the grid arrives before any leaves; what any thread wrote before is visible
   // to every thread after. Returns false, for every thread of a block alike, once the error flag
   // is up or the leader asked everyone to stop (kAbort): callers leave their loop then.

@@ -20,7 +20,13 @@
 
 namespace sssp {
 
-enum NearFarWord : uint32_t { kNfItems0 = kCtlFirstFree, kNfFar0 = kCtlFirstFree + 3, kNfWords = kCtlFirstFree + 5 };
+enum NearFarWord : uint32_t {
+  kNfItems0 = kCtlFirstFree,      // three item-list lengths
+  kNfFar0 = kCtlFirstFree + 3,    // two far-pile lengths
+  kNfRound = kCtlFirstFree + 5,   // round and generation after block 0's local rounds
+  kNfGen = kCtlFirstFree + 6,
+  kNfWords = kCtlFirstFree + 7
+};
 
 struct NearFarState {
   uint64_t* dist;        // [n] distance bits, +inf but the source's +0
@@ -33,6 +39,7 @@ struct NearFarState {
   uint64_t* stats;       // rounds, relaxations, improvements (added to)
   uint32_t lanes, ch;    // advance shape
   uint64_t budget_ns;    // 0: none; else the leader stops the grid (kAbort) once past it
+  uint32_t local_items;  // frontiers of at most this many items are relaxed by block 0 alone
 };
 
 // The smallest threshold + k * delta (k >= 1) above `nearest` (> threshold), found by one division
@@ -59,34 +66,61 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
   double threshold = delta;  // Bellman-Ford: +inf
   uint32_t r = 0, gen = 1, fp = 0;
   bool go = grid.sync();
+  // One near round over `who` (the grid, or block 0 alone): relax the current frontier's items,
+  // fill the next one and the far pile; the leader clears the list two rounds ahead.
+  auto near_round = [&](const Grid& who, uint32_t nitems) {
+    const uint32_t stamp = ++gen;
+    const ItemList next{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
+    advance(who, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
+      bool near = false, far = false;
+      uint32_t v = 0;
+      if (live) {
+        ++relaxations;
+        v = (uint32_t)g.indices[k];
+        const double nd = du + g.weights[k];
+        if (nd <= limit && lower_distance(s.dist, v, nd)) {
+          ++improvements;
+          if (nd < threshold) near = gq::exchange<gq::mo::relaxed>(s.mark + v, stamp) != stamp;
+          else far = gq::exchange<gq::mo::relaxed>(s.in_far + v, 1u) == 0u;
+        }
+      }
+      push_chunks(g, next, s.ch, v, near, err);
+      push_vertex(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
+    });
+    if (grid.leader()) {
+      gq::store<gq::mo::relaxed>(ctl + kNfItems0 + (r + 2) % 3, 0u);
+      ++rounds;
+      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+    }
+    ++r;
+  };
   while (go) {
     const uint32_t nitems = gq::load<gq::mo::relaxed>(ctl + kNfItems0 + r % 3);
-    if (nitems) {
-      const uint32_t stamp = ++gen;
-      const ItemList next{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
-      advance(grid, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch,
-              [&](uint32_t u, double du, int64_t k, bool live) {
-                bool near = false, far = false;
-                uint32_t v = 0;
-                if (live) {
-                  ++relaxations;
-                  v = (uint32_t)g.indices[k];
-                  const double nd = du + g.weights[k];
-                  if (nd <= limit && lower_distance(s.dist, v, nd)) {
-                    ++improvements;
-                    if (nd < threshold) near = gq::exchange<gq::mo::relaxed>(s.mark + v, stamp) != stamp;
-                    else far = gq::exchange<gq::mo::relaxed>(s.in_far + v, 1u) == 0u;
-                  }
-                }
-                push_chunks(g, next, s.ch, v, near, err);
-                push_vertex(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
-              });
-      if (grid.leader()) {
-        gq::store<gq::mo::relaxed>(ctl + kNfItems0 + (r + 2) % 3, 0u);
-        ++rounds;
-        if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+    if (nitems && nitems <= s.local_items) {
+      // A small frontier: block 0 runs rounds on its own (block barriers only) until the frontier
+      // empties or outgrows it, then tells everyone where it is: one grid barrier for the lot.
+      if (grid.block == 0) {
+        const Grid blk = grid.block_only();
+        grid.wait_for_others();  // they have read this round's length; block 0 now rotates the lists
+        for (uint32_t n = nitems;;) {
+          near_round(blk, n);
+          grid.block_sync();
+          n = gq::load<gq::mo::relaxed>(ctl + kNfItems0 + r % 3);
+          const bool again = n && n <= s.local_items && !err.raised() && gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
+          if (!grid.block_uniform(again)) break;
+        }
+        if (grid.thread == 0) {
+          gq::store<gq::mo::relaxed>(ctl + kNfRound, r);
+          gq::store<gq::mo::relaxed>(ctl + kNfGen, gen);
+        }
       }
-      ++r;
+      go = grid.sync();
+      r = gq::load<gq::mo::relaxed>(ctl + kNfRound);
+      gen = gq::load<gq::mo::relaxed>(ctl + kNfGen);
+      continue;
+    }
+    if (nitems) {
+      near_round(grid, nitems);
       go = grid.sync();
       continue;
     }

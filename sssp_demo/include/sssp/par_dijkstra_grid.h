@@ -12,6 +12,8 @@
 //       time, writes the entries (vertex, its distance now) and hands each batch to BulkUpdate
 //       (the whole block). Then (A) of the next round, still in block 0, with no grid barrier
 //       between.
+// A round with few work items (at most `local_items`) is relaxed by block 0 alone, with no grid
+// barrier at all: on the seed DAG's smaller graphs and on mazes most rounds are such rounds.
 // What is parallel: the relaxations (the whole grid); the batch sort and every heap operation
 // (one block: parallel Merge, Select, splits and reductions inside Empty, Fill, BulkUpdate and
 // ExtractMin). What is NOT yet the seed's: one block runs all the heap's levels one after the
@@ -28,8 +30,13 @@
 
 namespace sssp {
 
-enum ParDijkstraWord : uint32_t { kPdItems = kCtlFirstFree, kPdUpdates = kCtlFirstFree + 1, kPdDone = kCtlFirstFree + 2,
-                                  kPdWords = kCtlFirstFree + 3 };
+enum ParDijkstraWord : uint32_t {
+  kPdItems = kCtlFirstFree,        // the round's work items
+  kPdUpdates = kCtlFirstFree + 1,  // the update list's length
+  kPdDone = kCtlFirstFree + 2,
+  kPdRound = kCtlFirstFree + 3,    // the round number after block 0's local rounds
+  kPdWords = kCtlFirstFree + 4
+};
 
 // Keys sorted per batch in block 0's shared memory (MAX_BATCH of sssp.py).
 constexpr uint32_t kMaxBatch = 4096;
@@ -47,6 +54,7 @@ struct ParDijkstraState {
   uint64_t* stats;         // rounds, relaxations, improvements, heap updates (added to)
   uint32_t lanes, ch;
   uint64_t budget_ns;
+  uint32_t local_items;    // rounds of at most this many work items are relaxed by block 0 alone
 };
 
 // Block-wide bitonic sort of keys[0, count) ascending (count <= kMaxBatch); pads to a power of two
@@ -140,21 +148,9 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
     b.sync();
     bheap.bulk_update(b, s.batch, 1);
   }
-  for (uint32_t round = 1;; ++round) {
-    if (grid.block == 0) {
-      bool more = hand_over_updates(grid, b, bheap, s, heap_updates);  // (C)
-      b.sync();                                                        // every thread has read the count
-      if (b.thread == 0) gq::store<gq::mo::relaxed>(ctl + kPdUpdates, 0u);
-      more = more && take_round(b, g, limit, w_min, bheap, s, ctl);    // (A)
-      if (b.thread == 0) {
-        if (more) ++rounds;
-        else gq::store<gq::mo::relaxed>(ctl + kPdDone, 1u);
-        if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
-      }
-    }
-    if (!grid.sync() || gq::load<gq::mo::relaxed>(ctl + kPdDone)) break;
-    const uint32_t nitems = gq::load<gq::mo::relaxed>(ctl + kPdItems);
-    advance(grid, g, s.dist, s.items, nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
+  // (B) over `who`: relax the round's items, list the improved vertices once (stamp = round).
+  auto relax_round = [&](const Grid& who, uint32_t nitems, uint32_t round) {
+    advance(who, g, s.dist, s.items, nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
       bool listed = false;
       uint32_t v = 0;
       if (live) {
@@ -168,6 +164,34 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
       }
       push_vertex(s.updates, ctl + kPdUpdates, g.n, v, listed, err);
     });
+  };
+  for (uint32_t round = 1;; ++round) {
+    if (grid.block == 0) {
+      // Block 0 runs (C), (A) and, while a round's items are few, (B) too, on its own: a small
+      // round then costs block barriers only, and the other blocks wait at the grid barrier.
+      for (;;) {
+        bool more = hand_over_updates(grid, b, bheap, s, heap_updates);  // (C)
+        b.sync();                                                        // every thread has read the count
+        if (b.thread == 0) gq::store<gq::mo::relaxed>(ctl + kPdUpdates, 0u);
+        more = more && take_round(b, g, limit, w_min, bheap, s, ctl);    // (A)
+        bool local = false;
+        if (b.thread == 0) {
+          if (more) ++rounds;
+          else gq::store<gq::mo::relaxed>(ctl + kPdDone, 1u);
+          if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+          local = more && gq::load<gq::mo::relaxed>(ctl + kPdItems) <= s.local_items && !err.raised() &&
+                  gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
+          if (!local) gq::store<gq::mo::relaxed>(ctl + kPdRound, round);
+        }
+        if (!grid.block_uniform(local)) break;
+        relax_round(grid.block_only(), gq::load<gq::mo::relaxed>(ctl + kPdItems), round);
+        ++round;
+        b.sync();  // the update list is complete
+      }
+    }
+    if (!grid.sync() || gq::load<gq::mo::relaxed>(ctl + kPdDone)) break;
+    round = gq::load<gq::mo::relaxed>(ctl + kPdRound);
+    relax_round(grid, gq::load<gq::mo::relaxed>(ctl + kPdItems), round);
     if (!grid.sync()) break;
   }
   if (relaxations) gq::fetch_add<gq::mo::relaxed>(s.stats + 1, relaxations);  // most threads of a small run: none
