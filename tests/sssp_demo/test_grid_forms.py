@@ -38,11 +38,12 @@ def test_grid_forms_equal_scipy(algorithm, threads, ch, local, seed, n, m):
 
 
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
-def test_grid_forms_on_the_seed_dag(algorithm):
+@pytest.mark.parametrize("local", [2, 10**6])  # 10**6: block 0 alone, but never more than kMaxLocalRounds in a row
+def test_grid_forms_on_the_seed_dag(algorithm, local):
     n = 1500
     g = generators.seed_dag(n, 60_000, 1)
     dist, pred, stats = run_cpu_grid(g.indptr, g.indices, g.data, n, 0, algorithm, d=4096,
-                                     delta=32 * g.data.mean() / (g.nnz / n), threads=2, ch=16)
+                                     delta=32 * g.data.mean() / (g.nnz / n), threads=2, ch=16, local_items=local)
     assert np.array_equal(dist, np.arange(n, dtype=float))
     assert np.array_equal(pred[1:], np.arange(n - 1))  # the chain is the only shortest path
     if algorithm.startswith("pardijkstra"):

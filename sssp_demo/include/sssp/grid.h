@@ -28,6 +28,10 @@ constexpr uint32_t kFullWarp = GQ_DEVICE_BUILD ? 0xffffffffu : 1u;
 #define SSSP_BARRIER_BUDGET (GQ_SPIN_BUDGET * 16u)
 #endif
 
+// Rounds block 0 runs alone before it lets the others through the grid barrier once: bounds how
+// long they wait there (a long search on a maze could otherwise outlast the barrier's spin budget).
+constexpr uint32_t kMaxLocalRounds = 1024;
+
 // Control words shared by every grid form: the barrier's two words first, then per-algorithm use.
 enum CtlWord : uint32_t { kBarCount = 0, kBarGeneration = 1, kAbort = 2, kCtlFirstFree = 3 };
 

@@ -102,11 +102,12 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
       if (grid.block == 0) {
         const Grid blk = grid.block_only();
         grid.wait_for_others();  // they have read this round's length; block 0 now rotates the lists
-        for (uint32_t n = nitems;;) {
+        for (uint32_t n = nitems, local_rounds = 1;; ++local_rounds) {
           near_round(blk, n);
           grid.block_sync();
           n = gq::load<gq::mo::relaxed>(ctl + kNfItems0 + r % 3);
-          const bool again = n && n <= s.local_items && !err.raised() && gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
+          const bool again = n && n <= s.local_items && local_rounds < kMaxLocalRounds && !err.raised() &&
+                             gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
           if (!grid.block_uniform(again)) break;
         }
         if (grid.thread == 0) {

@@ -169,7 +169,7 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
     if (grid.block == 0) {
       // Block 0 runs (C), (A) and, while a round's items are few, (B) too, on its own: a small
       // round then costs block barriers only, and the other blocks wait at the grid barrier.
-      for (;;) {
+      for (uint32_t local_rounds = 1;; ++local_rounds) {
         bool more = hand_over_updates(grid, b, bheap, s, heap_updates);  // (C)
         b.sync();                                                        // every thread has read the count
         if (b.thread == 0) gq::store<gq::mo::relaxed>(ctl + kPdUpdates, 0u);
@@ -179,8 +179,8 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
           if (more) ++rounds;
           else gq::store<gq::mo::relaxed>(ctl + kPdDone, 1u);
           if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
-          local = more && gq::load<gq::mo::relaxed>(ctl + kPdItems) <= s.local_items && !err.raised() &&
-                  gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
+          local = more && gq::load<gq::mo::relaxed>(ctl + kPdItems) <= s.local_items &&
+                  local_rounds < kMaxLocalRounds && !err.raised() && gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
           if (!local) gq::store<gq::mo::relaxed>(ctl + kPdRound, round);
         }
         if (!grid.block_uniform(local)) break;
