@@ -30,6 +30,8 @@ QUEUES: dict[str, QueueKind] = {
     "sfq": QueueKind("sfq", 2, "SFQ (Scogland-Feng ticketed ring)", "sfq.cuh", 1 << 40, True),
     "gwfq": QueueKind("gwfq", 3, "G-WFQ (wait-free, wCQ slow path on packed 64-bit words)", "gwfq.cuh",
                       (1 << 22) - 2, False, max_threads=(1 << 19) - 1, wait_free=True),
+    "ymc": QueueKind("ymc", 4, "G-WFQ-YMC (Yang & Mellor-Crummey wait-free queue, arithmetic segment pool)",
+                     "ymc.cuh", 1 << 26, False, bounded=False, wait_free=True),
 }
 
 # Planted faults: compile flags that break one mechanism on purpose, so tests can prove that the
@@ -41,6 +43,7 @@ FAULTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "seed-ring": ("GQ_FAULT_SEED_RING", ("glfq",)),
     "sfq-no-turn": ("GQ_FAULT_SFQ_NO_TURN", ("sfq",)),
     "wfq-double-round": ("GQ_FAULT_WFQ_DOUBLE_ROUND", ("gwfq",)),
+    "ymc-no-deq-claim": ("GQ_FAULT_YMC_NO_DEQ_CLAIM", ("ymc",)),
 }
 
 # Slow-path constants of the wait-free queues (wcq_ring.cuh, ymc.cuh), as the build defines them.

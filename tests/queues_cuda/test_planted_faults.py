@@ -32,6 +32,7 @@ SLOW = {"patience": 0, "help_delay": 1, "fifo_tokens": 0}
         ("glfq", "seed-ring", (1,), {}),          # 2n-slot rings with 64 threads: stranded elements
         ("sfq", "sfq-no-turn", (1, 2, 3), {}),    # dequeuers read before the enqueuer's turn
         ("gwfq", "wfq-double-round", (1, 2, 3), SLOW),  # two helpers increment in one round
+        ("ymc", "ymc-no-deq-claim", (1, 2, 3), SLOW),   # a fast dequeuer leaves the cell to a request too
     ],
 )
 def test_fault_is_caught(queue, fault, capacities, options):

@@ -10,7 +10,7 @@
 #pragma once
 
 #ifndef GQ_QUEUE_KIND
-#error "define GQ_QUEUE_KIND (1 = glfq, 2 = sfq, 3 = gwfq)"
+#error "define GQ_QUEUE_KIND (1 = glfq, 2 = sfq, 3 = gwfq, 4 = ymc)"
 #endif
 
 #if GQ_QUEUE_KIND == 1
@@ -22,6 +22,9 @@ namespace gq { using Queue = Sfq; }
 #elif GQ_QUEUE_KIND == 3
 #include "gwfq.cuh"
 namespace gq { using Queue = Gwfq; }
+#elif GQ_QUEUE_KIND == 4
+#include "ymc.cuh"
+namespace gq { using Queue = Ymc; }
 #else
 #error "unknown GQ_QUEUE_KIND"
 #endif

@@ -1,0 +1,417 @@
+// gq/ymc.cuh — G-WFQ-YMC: Yang and Mellor-Crummey's wait-free queue (PPoPP 2016) on a segment
+// pool preallocated in device memory (seed 001 Sec. III.A).
+//
+// The queue is YMC's infinite array of cells indexed by two fetch-add counters, Tail (enqueue
+// tickets) and Head (dequeue tickets). Each cell has three fields:
+//   val  ⊥ (nothing yet), ⊤ (a dequeuer gave up on it), or the enqueued 32-bit value
+//   enq  ⊥e, ⊤e, or the enqueue request (thread id) a helper reserved the cell for
+//   deq  ⊥d, ⊤d (taken by its own dequeuer), or the dequeue request the cell was given to
+// An operation tries the fast path (one ticket, one CAS) GQ_WFQ_PATIENCE + 1 times (default 10
+// retries), then publishes a request in its fixed per-thread record: enq {id, val}, deq {id, idx}
+// (id > 0 pending from cell id; -i: done, at cell i). Dequeuers help enqueue requests cell by cell
+// (help_enq, peer ring `Ep`/`Ei`) and, after a successful dequeue, one peer's dequeue request
+// (help_deq, peer ring `Dh`) every GQ_WFQ_HELP_DELAY dequeues (default 1, as in YMC).
+//
+// GPU adaptation (the seed's): no linked list of segments and no allocation. Cell i lives at
+// slot i mod C of a ring of C = P x N cells (P segments of N cells) found by arithmetic. Instead of
+// YMC's hazard-pointer cleanup of list nodes, the pool is reused:
+//   * every cell field is one 64-bit word {tag = lap + 1 : 32 | payload : 32}, lap = i / C. A
+//     word with an older tag reads as the fresh field of the current lap (nothing to clear when a
+//     slot is reused), a newer tag as "gone": a laggard's CAS on a reused slot fails instead of
+//     writing into another lap's cell;
+//   * each thread publishes a hazard `hz`, the lowest cell it may still need (min(Head, Tail)
+//     read before its next ticket; refreshed before every fast-path attempt, pinned while a
+//     request of its own is pending, ~0 when idle). The reuse frontier O rises to
+//     min(Head, Tail, every hz); cells below O are dead (both ticket holders and every request
+//     that could claim them are done), and cell i may be touched only while i < O + C;
+//   * a ticket at or beyond O + C waits (bounded) for the frontier to move. If it cannot move (a
+//     stalled thread holds an old cell, or more than C elements are queued) the spin budget runs
+//     out and the error flag reports the exhausted pool: never a hang, never a wild write.
+// A helper that helps a finished peer may still touch that peer's dead cells: it can only fail a
+// CAS there or write a field no later lap reads (no pending request can claim a cell below O).
+//
+// Progress: the operations are YMC's and wait-free while the pool has room; waiting for the
+// frontier is the price of bounded memory (the seed's YMC preallocates and never reuses). A
+// pending slow-path dequeue keeps its hazard at its start cell, so a dequeue whose search spans
+// more than C cells (a pool far too small for the threads' skew) ends in the pool error.
+// Unbounded: never FULL. `n` (capacity) only sizes the pool (below): the queue holds up to about C
+// elements before enqueues wait for dequeues to free cells.
+//
+// Memory order: every shared access is seq_cst (YMC's proof assumes sequential consistency).
+#pragma once
+#include "arch.cuh"
+#include "queue_stats.cuh"
+#include "wave_faa.cuh"
+
+#ifndef GQ_WFQ_PATIENCE
+#define GQ_YMC_PATIENCE 10
+#else
+#define GQ_YMC_PATIENCE GQ_WFQ_PATIENCE
+#endif
+#ifndef GQ_WFQ_HELP_DELAY
+#define GQ_YMC_HELP_DELAY 1
+#else
+#define GQ_YMC_HELP_DELAY (GQ_WFQ_HELP_DELAY > 0 ? GQ_WFQ_HELP_DELAY : 1)
+#endif
+
+// Pool size C = max(GQ_YMC_POOL_MIN, GQ_YMC_CELLS_PER_THREAD x threads + 4 x n) cells, rounded up
+// to whole segments. Tests shrink it to make the pool wrap within one history.
+#ifndef GQ_YMC_POOL_MIN
+#define GQ_YMC_POOL_MIN 4096
+#endif
+#ifndef GQ_YMC_CELLS_PER_THREAD
+#define GQ_YMC_CELLS_PER_THREAD 16
+#endif
+
+namespace gq {
+
+struct Ymc {
+  static constexpr const char* kName = "ymc";
+  static constexpr uint64_t kMaxCapacity = 1ull << 26;
+  static constexpr uint64_t kSegment = 64;  // N: cells per segment
+
+  // Payloads of the fields (low 32 bits of a cell word).
+  static constexpr uint32_t kBotV = 0xFFFFFFFFu, kTopV = 0xFFFFFFFEu;  // val: ⊥, ⊤
+  static constexpr uint32_t kBotR = 0u, kTopR = 0xFFFFFFFFu;           // enq/deq: ⊥, ⊤; else tid + 1
+  // Logical reads return a payload, or one of these.
+  static constexpr uint64_t kGone = 1ull << 32;   // the slot already holds a later lap's cell
+  static constexpr uint64_t kEmptyR = 1ull << 33;  // help_enq: the queue was empty at this cell
+
+  static constexpr uint64_t kLine = 16;
+  static constexpr uint64_t kTail = 0, kHead = kLine, kFrontier = 2 * kLine, kRecords = 3 * kLine;
+  static constexpr uint64_t kRecordWords = 8;
+  enum Field : uint64_t { kHz = 0, kEnqId, kEnqVal, kDeqId, kDeqIdx, kEp, kEi, kDh };
+  static constexpr uint64_t kIdle = ~0ull;
+
+  uint64_t* base;
+  uint64_t cells;    // C
+  uint64_t threads;
+  uint64_t* stats;
+
+  GQ_HD static uint64_t pool_cells(uint64_t n, uint64_t threads) {
+    uint64_t c = (uint64_t)GQ_YMC_CELLS_PER_THREAD * threads + 4 * n;
+    if (c < (uint64_t)GQ_YMC_POOL_MIN) c = GQ_YMC_POOL_MIN;
+    return (c + kSegment - 1) / kSegment * kSegment;
+  }
+  GQ_HD static uint64_t cells_at(uint64_t threads) { return kRecords + threads * kRecordWords; }
+  GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) { return cells_at(threads) + 3 * pool_cells(n, threads); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return stats_at(n, threads) + stat_words(threads); }
+  GQ_HD static Ymc view(uint64_t* base, uint64_t n, uint64_t threads) {
+    return Ymc{base, pool_cells(n, threads), threads, base + stats_at(n, threads)};
+  }
+  // Tickets start at 1 (a request id of 0 means none); cell words start untouched (tag 0).
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t n, uint64_t threads) {
+    if (i == kTail || i == kHead) return 1;
+    if (i >= kRecords && i < cells_at(threads)) {
+      const uint64_t r = i - kRecords, tid = r / kRecordWords;
+      switch (r % kRecordWords) {
+        case kHz: return kIdle;
+        case kDeqIdx: return (uint64_t)-1;  // idx < id: no pending dequeue request
+        case kEp: case kDh: return (tid + 1) % threads;
+        default: return 0;
+      }
+    }
+    return 0;
+  }
+  GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+    stat_sum(base + stats_at(n, threads), threads, out);
+  }
+
+  GQ_HD uint64_t* tail() const { return base + kTail; }
+  GQ_HD uint64_t* head() const { return base + kHead; }
+  GQ_HD uint64_t* frontier() const { return base + kFrontier; }
+  GQ_HD uint64_t* scanning() const { return base + kFrontier + 1; }
+  GQ_HD uint64_t* rec(uint64_t tid, uint64_t f) const { return base + kRecords + tid * kRecordWords + f; }
+  GQ_HD uint64_t* field(uint64_t i, uint32_t k) const { return base + cells_at(threads) + (i % cells) * 3 + k; }
+  GQ_HD uint64_t* val(uint64_t i) const { return field(i, 0); }
+  GQ_HD uint64_t* enq(uint64_t i) const { return field(i, 1); }
+  GQ_HD uint64_t* deq(uint64_t i) const { return field(i, 2); }
+  GQ_HD uint32_t tag(uint64_t i) const { return (uint32_t)(i / cells + 1); }
+  GQ_HD static int64_t sload(const uint64_t* p) { return (int64_t)load<mo::seq_cst>(p); }
+
+  // The field of cell i as cell i sees it: fresh (`fresh`) for an older tag, kGone for a newer.
+  GQ_HD uint64_t logical(uint64_t w, uint64_t i, uint32_t fresh) const {
+    const int32_t d = (int32_t)((uint32_t)(w >> 32) - tag(i));
+    return d < 0 ? fresh : d > 0 ? kGone : (w & 0xFFFFFFFFull);
+  }
+  GQ_HD uint64_t read(uint64_t* p, uint64_t i, uint32_t fresh) const { return logical(load<mo::seq_cst>(p), i, fresh); }
+  // CAS the field of cell i from `expect` to `want` (payloads). Returns the payload found (equal to
+  // `expect` on success). Retries only while the word changes without changing for cell i.
+  GQ_HD uint64_t cas_field(uint64_t* p, uint64_t i, uint32_t fresh, uint32_t expect, uint32_t want) const {
+    uint64_t w = load<mo::seq_cst>(p);
+    for (;;) {
+      const uint64_t now = logical(w, i, fresh);
+      if (now != expect) return now;
+      const uint64_t seen = cas<mo::seq_cst>(p, w, ((uint64_t)tag(i) << 32) | want);
+      if (seen == w) return expect;
+      w = seen;
+    }
+  }
+  // Write a claimed enqueue's value into cell i (its owner and the claiming dequeuer both do; the
+  // first wins). A CAS from ⊤ (or ⊥), never a plain store: only cell i's own lap may be written.
+  GQ_HD void commit(uint64_t i, uint32_t v) const {
+    if (cas_field(val(i), i, kBotV, kBotV, v) != kBotV) cas_field(val(i), i, kBotV, kTopV, v);
+  }
+
+  // --- the segment pool
+
+  GQ_HD void publish_hazard(uint32_t tid) const {
+    const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
+    store<mo::seq_cst>(rec(tid, kHz), h < t ? h : t);
+  }
+
+  // May cell i be touched? Raise the frontier (Head and Tail read before the hazards: a hazard
+  // published after the scan comes from a later min(Head, Tail), so it is above the result).
+  // While it waits, what the caller pins depends on what it holds (`own`, the caller's tid):
+  //   kPinned    keep the hazard (a pending dequeue request, or a helper: nothing of its own)
+  //   kFast      between fast-path attempts the caller holds nothing but cell i: hazard := i
+  //   kEnqSlow   a pending enqueue request: move its start, then the hazard, up to min(Head,
+  //              Tail, i) (enq_slow explains why that order), so a long wait never pins the pool
+  // Without the last two a thread delayed between its hazard and its ticket would wait for itself.
+  enum Wait : uint32_t { kPinned, kFast, kEnqSlow };
+  enum Reached : uint32_t { kReached, kGaveUp, kClaimed };
+
+  GQ_HD Reached reach(uint64_t i, const ErrorFlag& err, Wait wait = kPinned, uint32_t own = 0) const {
+    if (i < load<mo::seq_cst>(frontier()) + cells) return kReached;
+    if (wait == kFast) store<mo::seq_cst>(rec(own, kHz), i);
+    Spin spin;
+    for (;;) {
+      if (wait == kEnqSlow) {
+        const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
+        uint64_t low = h < t ? h : t;
+        if (low > i) low = i;
+        const int64_t id = sload(rec(own, kEnqId));
+        if (id <= 0) return kClaimed;
+        if ((uint64_t)id < low) {
+          if (cas<mo::seq_cst>(rec(own, kEnqId), (uint64_t)id, low) != (uint64_t)id) return kClaimed;
+          store<mo::seq_cst>(rec(own, kHz), low);
+        }
+      }
+      // One scanner at a time (a try-lock, never waited for): on a GPU thousands of threads can
+      // reach the end of the pool together, and each scan reads every thread's hazard.
+      if (cas<mo::seq_cst>(scanning(), 0ull, 1ull) == 0ull) {
+        const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
+        uint64_t low = h < t ? h : t;
+        for (uint64_t k = 0; k < threads; ++k) {
+          const uint64_t z = load<mo::seq_cst>(rec(k, kHz));
+          if (z < low) low = z;
+        }
+        if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);  // only the scanner writes it
+        store<mo::seq_cst>(scanning(), 0ull);
+      }
+      if (i < load<mo::seq_cst>(frontier()) + cells) return kReached;
+      if (!spin.step(err, kSiteYmcPool, i / kSegment)) return kGaveUp;
+    }
+  }
+
+  // Raise a counter past cell i (a committed cell must be below Tail, a scanned one below Head).
+  GQ_HD void advance(uint64_t* counter, uint64_t i, const ErrorFlag& err, uint32_t site) const {
+    Spin spin(GQ_CLAIM_BUDGET);
+    uint64_t c = load<mo::seq_cst>(counter);
+    while (c <= i) {
+      const uint64_t seen = cas<mo::seq_cst>(counter, c, i + 1);
+      if (seen == c) return;
+      c = seen;
+      if (!spin.step(err, site, i)) return;
+    }
+  }
+
+  // --- enqueue
+
+  GQ_HD void enq_slow(uint32_t v, uint64_t id, uint32_t tid, const ErrorFlag& err) const {
+    stat_add(stats, tid, kStatSlow);
+    store<mo::seq_cst>(rec(tid, kEnqVal), v);
+    store<mo::seq_cst>(rec(tid, kEnqId), id);  // publish: pending from cell id
+    Spin spin(GQ_CLAIM_BUDGET);
+    while (sload(rec(tid, kEnqId)) > 0) {
+      const uint64_t i = fetch_add<mo::seq_cst>(tail(), 1ull);
+      // The hazard protects the cells the request may still be claimed into (a dequeuer that
+      // helps a finished dequeue request may touch dead cells, and must find no pending request
+      // there). While waiting for room, the request's start moves up to min(Head, Tail) first
+      // (claims into older cells then fail: as if it had been published later), the hazard after.
+      const Reached r = reach(i, err, kEnqSlow, tid);
+      if (r == kGaveUp) return;
+      if (r == kClaimed) break;
+      const int64_t start = sload(rec(tid, kEnqId));
+      if (start <= 0) break;  // claimed meanwhile
+      id = (uint64_t)start;
+      // Reserve cell i for the request; it is ours unless a dequeuer already gave up on it.
+      if (cas_field(enq(i), i, kBotR, kBotR, tid + 1) == kBotR && read(val(i), i, kBotV) != kTopV) {
+        cas<mo::seq_cst>(rec(tid, kEnqId), id, (uint64_t)-(int64_t)i);
+        break;
+      }
+      if (!spin.step(err, kSiteYmcEnqueue, i)) return;
+    }
+    // Commit where the request was claimed (by this thread or by a helping dequeuer).
+    const uint64_t c = (uint64_t)-sload(rec(tid, kEnqId));
+    advance(tail(), c, err, kSiteYmcEnqueue);
+    commit(c, v);
+  }
+
+  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
+    uint64_t i = 0;
+    for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE; ++attempt) {
+      publish_hazard(tid);  // nothing of this operation is live between attempts
+      i = wave_faa<mo::seq_cst>(tail());
+      if (reach(i, err, kFast, tid) != kReached) break;
+      if (cas_field(val(i), i, kBotV, kBotV, v) == kBotV) {
+        store<mo::seq_cst>(rec(tid, kHz), kIdle);
+        stat_add(stats, tid, kStatOk);
+        return true;
+      }
+    }
+    if (!err.raised()) enq_slow(v, i, tid, err);
+    store<mo::seq_cst>(rec(tid, kHz), kIdle);
+    if (err.raised()) return false;
+    stat_add(stats, tid, kStatOk);
+    return true;
+  }
+
+  // --- dequeue
+
+  // help_enq: what cell i holds for its dequeuer: a value, ⊤ (nothing, try on), or kEmptyR. On the
+  // way, a cell nobody filled is closed (val := ⊤) and offered to one pending enqueue request.
+  GQ_HD uint64_t help_enq(uint64_t i, uint32_t tid, const ErrorFlag& err) const {
+    uint64_t v = read(val(i), i, kBotV);
+    for (int k = 0; k < 64 && v == kBotV; ++k) v = read(val(i), i, kBotV);  // YMC's short spin
+    if (v == kGone) return kTopV;
+    if (v == kBotV) v = cas_field(val(i), i, kBotV, kBotV, kTopV) == kBotV ? kTopV : read(val(i), i, kBotV);
+    if (v == kGone) return kTopV;
+    if (v != kTopV) return v;
+    // The cell is closed for fast enqueuers: give it to a slow-path enqueue request, if any.
+    uint64_t e = read(enq(i), i, kBotR);
+    if (e == kBotR) {
+      uint64_t peer = load<mo::relaxed>(rec(tid, kEp));
+      int64_t id = sload(rec(peer, kEnqId));
+      const int64_t remembered = (int64_t)load<mo::relaxed>(rec(tid, kEi));
+      if (remembered != 0 && remembered != id) {
+        store<mo::relaxed>(rec(tid, kEi), 0);
+        peer = (peer + 1) % threads;
+        store<mo::relaxed>(rec(tid, kEp), peer);
+        id = sload(rec(peer, kEnqId));
+      }
+      uint64_t seen = kBotR;
+      if (id > 0 && (uint64_t)id <= i) seen = cas_field(enq(i), i, kBotR, kBotR, (uint32_t)peer + 1);
+      if (id > 0 && (uint64_t)id <= i && seen != kBotR && seen != peer + 1) {
+        store<mo::relaxed>(rec(tid, kEi), (uint64_t)id);  // lost the cell to another request: keep this peer
+      } else {
+        store<mo::relaxed>(rec(tid, kEi), 0);
+        store<mo::relaxed>(rec(tid, kEp), (peer + 1) % threads);
+      }
+      cas_field(enq(i), i, kBotR, kBotR, kTopR);  // no request took it: nobody ever will
+      e = read(enq(i), i, kBotR);
+    }
+    if (e == kGone) return kTopV;
+    if (e == kTopR) return (int64_t)(load<mo::seq_cst>(tail()) - i) <= 0 ? kEmptyR : kTopV;
+    // Cell i is reserved for the request of thread e - 1.
+    const uint64_t r = e - 1;
+    const int64_t ei = sload(rec(r, kEnqId));
+    const uint32_t ev = (uint32_t)load<mo::seq_cst>(rec(r, kEnqVal));
+    if (ei > (int64_t)i) {
+      // The request started after this cell: it cannot use it.
+      if (read(val(i), i, kBotV) == kTopV && (int64_t)(load<mo::seq_cst>(tail()) - i) <= 0) return kEmptyR;
+    } else if ((ei > 0 && cas<mo::seq_cst>(rec(r, kEnqId), (uint64_t)ei, (uint64_t)-(int64_t)i) == (uint64_t)ei) ||
+               (ei == -(int64_t)i && read(val(i), i, kBotV) == kTopV)) {
+      if (ei > 0) stat_add(stats, tid, kStatCompleted);
+      advance(tail(), i, err, kSiteYmcDequeue);
+      commit(i, ev);
+    }
+    const uint64_t now = read(val(i), i, kBotV);
+    return now == kGone ? kTopV : now;
+  }
+
+  // help_deq: work on thread ph's dequeue request: find the first cell from its id on that holds an
+  // unclaimed value (or proves the queue empty), and claim it for the request.
+  GQ_HD void help_deq(uint32_t tid, uint64_t ph, const ErrorFlag& err) const {
+    int64_t idx = sload(rec(ph, kDeqIdx));
+    const int64_t id = sload(rec(ph, kDeqId));
+    if (idx < id) return;  // no pending request
+    if (ph != tid) stat_add(stats, tid, kStatHelps);
+    Spin spin(GQ_CLAIM_BUDGET);
+    int64_t i = id + 1, old = id, found = 0;
+    for (;;) {
+      for (; idx == old && found == 0; ++i) {
+        if (reach((uint64_t)i, err) != kReached) return;
+        advance(head(), (uint64_t)i, err, kSiteYmcDequeue);
+        const uint64_t v = help_enq((uint64_t)i, tid, err);
+        if (v == kEmptyR || (v != kTopV && read(deq((uint64_t)i), (uint64_t)i, kBotR) == kBotR))
+          found = i;
+        else
+          idx = sload(rec(ph, kDeqIdx));
+        if (!spin.step(err, kSiteYmcDequeue, (uint64_t)i)) return;
+      }
+      if (found != 0) {
+        const uint64_t seen = cas<mo::seq_cst>(rec(ph, kDeqIdx), (uint64_t)idx, (uint64_t)found);
+        idx = seen == (uint64_t)idx ? found : (int64_t)seen;
+        if (idx >= found) found = 0;
+      }
+      if (idx < 0 || sload(rec(ph, kDeqId)) != id) return;  // finished (or a new request)
+      const uint64_t c = (uint64_t)idx;
+      uint64_t d = kBotR;
+      if (read(val(c), c, kBotV) == kTopV || (d = cas_field(deq(c), c, kBotR, kBotR, (uint32_t)ph + 1)) == kBotR ||
+          d == ph + 1) {
+        if (cas<mo::seq_cst>(rec(ph, kDeqIdx), (uint64_t)idx, (uint64_t)-idx) == (uint64_t)idx && ph != tid)
+          stat_add(stats, tid, kStatCompleted);
+        return;
+      }
+      old = idx;
+      if (idx >= i) i = idx + 1;
+      if (!spin.step(err, kSiteYmcDequeue, c)) return;
+    }
+  }
+
+  GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    uint64_t v = kTopV, i = 0;
+    for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE && v == kTopV; ++attempt) {
+      publish_hazard(tid);
+      i = wave_faa<mo::seq_cst>(head());
+      if (reach(i, err, kFast, tid) != kReached) break;
+      v = help_enq(i, tid, err);
+      // A value is ours unless a slow-path dequeue request was given the cell first.
+#if defined(GQ_FAULT_YMC_NO_DEQ_CLAIM)
+      // Planted fault for the checkers: take the value without claiming the cell's deq field, so
+      // a helper of a slow dequeue request may hand the same value to that request too.
+      (void)kBotR;
+#else
+      if (v != kEmptyR && v != kTopV && cas_field(deq(i), i, kBotR, kBotR, kTopR) != kBotR) v = kTopV;
+#endif
+    }
+    if (v == kTopV && !err.raised()) {
+      // Slow path: publish {id, idx} (id first: a helper that reads idx >= id sees this request).
+      stat_add(stats, tid, kStatSlow);
+      store<mo::seq_cst>(rec(tid, kDeqId), i);
+      store<mo::seq_cst>(rec(tid, kDeqIdx), i);
+      help_deq(tid, tid, err);
+      const uint64_t c = (uint64_t)-sload(rec(tid, kDeqIdx));
+      const uint64_t w = err.raised() ? kTopV : read(val(c), c, kBotV);
+      v = (w == kTopV || w == kGone || w == kBotV) ? kEmptyR : w;
+    }
+    if (err.raised()) v = kEmptyR;
+    if (v != kEmptyR) {
+      *out = (uint32_t)v;
+      stat_add(stats, tid, kStatOk);
+      // Help one peer's dequeue request every GQ_YMC_HELP_DELAY successful dequeues.
+      uint64_t* dh = rec(tid, kDh);
+      const uint64_t w = load<mo::relaxed>(dh);
+      const uint32_t peer = (uint32_t)w, count = (uint32_t)(w >> 32) + 1;
+      if (count >= GQ_YMC_HELP_DELAY) {
+        // This operation holds no cell any more. The peer's pending request protects the cells
+        // it needs (its owner's hazard); on a finished request's dead cells a CAS can only fail
+        // or write a field no later lap reads (no pending request can be claimed there).
+        store<mo::seq_cst>(rec(tid, kHz), kIdle);
+        help_deq(tid, peer, err);
+        store<mo::relaxed>(dh, (peer + 1) % threads);
+      } else {
+        store<mo::relaxed>(dh, ((uint64_t)count << 32) | peer);
+      }
+    }
+    store<mo::seq_cst>(rec(tid, kHz), kIdle);
+    return v != kEmptyR && !err.raised();
+  }
+
+  GQ_HD bool looks_empty() const {
+    return (int64_t)(load<mo::relaxed>(tail()) - load<mo::relaxed>(head())) <= 0;
+  }
+};
+
+}  // namespace gq
