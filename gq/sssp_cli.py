@@ -54,7 +54,10 @@ def parse_params(texts, spec) -> dict:
 @click.option("--repeats", type=int, default=3, show_default=True, help="Measured runs per algorithm (--bench).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="With --bench: also write the JSON record here.")
-def sssp(graph_path, generate, params, source, algorithm, backend, output, check, bench, repeats, json_out) -> int:
+@click.option("--delta", type=float, default=None,
+              help="Near-Far's Delta [default: 32 x mean weight / mean out-degree, Davidson et al.].")
+def sssp(graph_path, generate, params, source, algorithm, backend, output, check, bench, repeats, json_out,
+         delta) -> int:
     """Shortest paths from one source on GRAPH (.mtx, or an edge list) or a generated graph."""
     from sssp_demo import generators, graph_io
     from sssp_demo.sssp import SsspStats, check_choices, resolve_backend
@@ -67,6 +70,8 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
     if params and generate is None:
         raise GQError("--param applies to --generate only")
     check_choices(algorithm, backend)
+    if delta is not None and not delta > 0:
+        raise GQError(f"--delta: expected a number > 0, got {delta}")
     if output is not None:
         if output.suffix.lower() != ".npz":
             raise GQError(f"-o: the result is a NumPy .npz, so the name must end in .npz, got {str(output)!r}")
@@ -87,7 +92,7 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
     click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; {algorithm} from {source}, backend {used}")
     stats = SsspStats()
     started = time.perf_counter()
-    dist, pred = run_sssp(graph, indices=source, algorithm=algorithm, backend=used, stats=stats)
+    dist, pred = run_sssp(graph, indices=source, algorithm=algorithm, backend=used, stats=stats, delta=delta)
     seconds = time.perf_counter() - started
     reached = int((dist < float("inf")).sum())
     click.echo(f"time {seconds:.3f} s; {reached:,} vertices reached")

@@ -6,7 +6,8 @@
    on the CPU: about 20 s at 300M): every GPU algorithm timed with CUDA events after one warm-up
    run, median of up to 5 (fewer where one run is long), predecessors included; scipy's dijkstra
    once per size while it is predicted to finish in about a minute. Every result is checked
-   against the closed form dist(v) = v, pred(v) = v - 1.
+   against the closed form dist(v) = v, pred(v) = v - 1. At 30M edges Near-Far also runs with
+   Delta x 0.25 and x 4 (the default is Davidson et al.'s 32 x mean weight / mean degree).
 2. `gq plan --generate maze --size 4096`: the graph build, each GPU algorithm on it (CUDA events,
    distances checked against scipy's), and the whole command once (wall time).
 
@@ -53,6 +54,8 @@ RUN_BUDGET_S = 3.0         # one GPU run, enforced on the device
 STEP_BUDGET_S = 6.0        # warm-up plus measured runs of one algorithm on one graph
 REPEATS = 5
 SCIPY_LIMIT_S = 60.0
+DELTA_SWEEP_EDGES = 30_000_000   # Near-Far is also run with Delta x these factors on this graph
+DELTA_FACTORS = (0.25, 4.0)
 PLAN_SIZE = 4096
 GOALS = {"pardijkstra_ms_at_300M": 60.0, "pardijkstra_vs_near_far": 3.0, "pardijkstra_vs_scipy": 50.0,
          "plan_4096_ms": 250.0}
@@ -162,6 +165,20 @@ def sweep(record: dict, out: Path) -> None:
             log(f"  {algorithm}: median {statistics.median(seconds) * 1e3:.2f} ms of {len(seconds)} "
                 f"(warm-up {warm * 1e3:.1f} ms), rounds {stats['rounds']:,}, relaxations {stats['relaxations']:,}, "
                 f"heap updates {stats['heap_updates']:,}, exact {exact}")
+        if m == DELTA_SWEEP_EDGES and "near-far" not in over:  # Near-Far's Delta, swept at one size
+            for factor in DELTA_FACTORS:
+                if elapsed() + 2 * STEP_BUDGET_S > SWEEP_UNTIL_S:
+                    break
+                name = f"near-far delta x{factor:g}"
+                try:
+                    seconds, warm, stats, dist, pred = timed_gpu(dg, "near-far", 0, 1, delta * factor, SWEEP_UNTIL_S)
+                except OverBudget as exc:
+                    rows.append(skipped(name, "cuda", str(exc)))
+                    continue
+                exact = bool(np.array_equal(dist.get(), want))
+                rows.append(row_of(name, seconds, warm, stats, exact, note=f"Delta {delta * factor:.3g}"))
+                log(f"  {name}: median {statistics.median(seconds) * 1e3:.2f} ms, rounds {stats['rounds']:,}, "
+                    f"relaxations {stats['relaxations']:,}, exact {exact}")
         record["graphs"].append({"graph": f"seed-dag (n={n}, m={g.nnz}, seed=1)", "vertices": n, "edges": int(g.nnz),
                                  "generate_seconds": gen_s, "upload_seconds": up_s, "delta": delta, "rows": rows})
         write_json_atomically(out / "sssp-gpu-bench.json", record)
