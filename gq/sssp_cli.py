@@ -133,12 +133,12 @@ def _bench_one(graph, what: str, source: int, repeats: int, json_out, backend: s
 
 
 def print_table(rows: list[dict]) -> None:
-    click.echo(f"{'algorithm':22s} {'backend':7s} {'ms':>10s} {'rounds':>10s} {'relaxations':>13s} {'heap updates':>13s} "
-               f"{'vs scipy':>9s}  exact")
+    click.echo(f"{'algorithm':22s} {'backend':7s} {'ms':>10s} {'rounds':>10s} {'relaxations':>13s} "
+               f"{'heap updates':>13s} {'vs scipy':>9s}  exact")
     for r in rows:
         speed = f"{r['speedup_vs_scipy']:.2f}x" if r["speedup_vs_scipy"] else "-"
-        click.echo(f"{r['algorithm']:22s} {r['backend']:7s} {r['seconds_median'] * 1e3:10.2f} {r['rounds']:10,d} {r['relaxations']:13,d} "
-                   f"{r['heap_updates']:13,d} {speed:>9s}  {'yes' if r['exact'] else 'NO'}")
+        click.echo(f"{r['algorithm']:22s} {r['backend']:7s} {r['seconds_median'] * 1e3:10.2f} {r['rounds']:10,d} "
+                   f"{r['relaxations']:13,d} {r['heap_updates']:13,d} {speed:>9s}  {'yes' if r['exact'] else 'NO'}")
 
 
 @click.command("sssp")

@@ -4,8 +4,9 @@ the CPU build for the tests.
 Each algorithm is ONE persistent kernel (kernels/near_far.cu, kernels/par_dijkstra.cu) launched
 with no more blocks than the occupancy API says are resident, its rounds separated by the
 software grid barrier of include/sssp/grid.h, so the host waits once per run instead of once per
-round (and rounds with few work items run on block 0 alone, with block barriers only); then the predecessor passes (kernels/predecessors.cu) pick, from the final distances, a
-predecessor tree whose links realise every distance. Frontier Bellman-Ford is Near-Far with
+round (and rounds with few work items run on block 0 alone, with block barriers only); then the
+predecessor passes (kernels/predecessors.cu) pick, from the final distances, a predecessor tree
+whose links realise every distance. Frontier Bellman-Ford is Near-Far with
 Delta = +inf. What runs where inside parDijkstra: include/sssp/par_dijkstra_grid.h (the grid
 relaxes, block 0 runs parBucketHeap with block-parallel Merge/Select/splits,
 include/sssp/block_bucket_heap.h; one block for all levels, not yet the seed's block per level).

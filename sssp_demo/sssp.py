@@ -52,8 +52,10 @@ class SsspStats:
 
 @lru_cache(maxsize=None)
 def _library() -> ctypes.CDLL:
-    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "sssp_cpu.cpp", qbuild.LIBRARY_FLAGS + ("-pthread",),
-                                                 "libsssp_cpu", include_dirs=(qbuild.INCLUDE_DIR, PACKAGE_DIR / "include"))))
+    flags = qbuild.LIBRARY_FLAGS + ("-pthread",)  # the grid forms' CPU build runs std::threads
+    include_dirs = (qbuild.INCLUDE_DIR, PACKAGE_DIR / "include")
+    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "sssp_cpu.cpp", flags, "libsssp_cpu",
+                                                 include_dirs=include_dirs)))
     u32, p = ctypes.c_uint32, ctypes.c_void_p
     lib.sssp_par_dijkstra.restype = u32
     f64 = ctypes.c_double

@@ -321,8 +321,8 @@ def main() -> int:
                   f"{r.get('exact', '-')!s:>6s}  {r.get('skipped', r.get('note', ''))}")
     for r in record.get("plan", {}).get("rows", []):
         t = f"{r['seconds_median'] * 1e3:10.2f}" if "seconds_median" in r else f"{'-':>10s}"
-        print(f"{f'maze {PLAN_SIZE}^2':>12s} {r['algorithm']:22s} {t} {r.get('rounds', 0):8,d} {r.get('exact', '-')!s:>6s}  "
-              f"{r.get('skipped', '')}")
+        print(f"{f'maze {PLAN_SIZE}^2':>12s} {r['algorithm']:22s} {t} {r.get('rounds', 0):8,d} "
+              f"{r.get('exact', '-')!s:>6s}  {r.get('skipped', '')}")
     print(f"chart: {note or out / 'sssp-seed-dag.png'}")
     print("\n".join(["goals:"] + [f"  {line}" for line in record["goals"]] + record["notes"]))
     print(f"total {elapsed():.0f} s; wrote {out / 'sssp-gpu-bench.json'}")

@@ -53,7 +53,8 @@ def run_and_check(g, source, algorithm, what, limit=np.inf, **kw):
           f"heap={stats['heap_updates']:,} gpu_ms={ms:.3f} differ={differ}", flush=True)
     if differ:
         bad = np.flatnonzero(dist != ref)[:5]
-        pytest.fail(f"{differ} distances differ, e.g. " + ", ".join(f"v{v}: gpu {dist[v]!r} scipy {ref[v]!r}" for v in bad))
+        shown = ", ".join(f"v{v}: gpu {dist[v]!r} scipy {ref[v]!r}" for v in bad)
+        pytest.fail(f"{differ} distances differ, e.g. {shown}")
     if np.isinf(limit):
         problems = check_distances(g, source, dist, pred)
         assert not problems, problems
