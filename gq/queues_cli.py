@@ -55,7 +55,7 @@ def print_table(reports: list[CheckReport]) -> None:
 def print_stats(reports: list[CheckReport]) -> None:
     """The slow-path counters (--stats), in total and per successful operation."""
     head = ("queue", "successful ops", "slow-path entries", "helps given", "completed by others",
-            "slow/op", "helps/op", "by others/op")
+            "slow/op", "helps/op", "by others/op", "max steps/op")
     rows = []
     for r in reports:
         if r.stats is None:
@@ -63,7 +63,7 @@ def print_stats(reports: list[CheckReport]) -> None:
         s, per = r.stats, r.per_op()
         rows.append((r.queue, str(s["successful_ops"]), str(s["slow_path_entries"]), str(s["helps_given"]),
                      str(s["completed_by_others"]), f"{per['slow_path_entries']:.4f}",
-                     f"{per['helps_given']:.4f}", f"{per['completed_by_others']:.4f}"))
+                     f"{per['helps_given']:.4f}", f"{per['completed_by_others']:.4f}", str(s["max_steps_per_op"])))
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
     click.echo("")
     click.echo("  ".join(h.rjust(w) for h, w in zip(head, widths)))

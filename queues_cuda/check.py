@@ -26,7 +26,7 @@ from .history import History, validate
 from .queues import QueueKind, fault_define, queue_kind, tuning_defines
 
 # The slow-path counters of include/gq/queue_stats.cuh, in its order.
-STAT_NAMES = ("slow_path_entries", "helps_given", "completed_by_others", "successful_ops")
+STAT_NAMES = ("slow_path_entries", "helps_given", "completed_by_others", "successful_ops", "max_steps_per_op")
 MIX_ROTATION = (("random", 50), ("split", 25), ("split", 50), ("split", 75), ("alternate", 50))
 SMALL_QUEUE_TOKENS = 50_000
 
@@ -98,7 +98,7 @@ class CheckReport:
         if self.stats is None:
             return None
         ok = max(self.stats["successful_ops"], 1)
-        return {k: v / ok for k, v in self.stats.items() if k != "successful_ops"}
+        return {k: v / ok for k, v in self.stats.items() if k not in ("successful_ops", "max_steps_per_op")}
 
     @property
     def ok(self) -> bool:
@@ -181,7 +181,7 @@ def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
     # retries instead of 2^28 (minutes on a GPU whose tickets the fault has corrupted).
     defines = (define, "GQ_CLAIM_BUDGET=(1u<<20)") if define else ()
     defines += tuning_defines(cfg.queue, cfg.patience, cfg.help_delay, cfg.stats)
-    counters = np.zeros(4, np.uint64) if cfg.stats else None
+    counters = np.zeros(len(STAT_NAMES), np.uint64) if cfg.stats else None
     # An unbounded queue (YMC) is checked against the unbounded FIFO: it may never answer FULL.
     model_capacity = (lambda c: c) if kind.bounded else (lambda c: None)
     rt = runtime(report.backend)

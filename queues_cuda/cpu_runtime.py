@@ -28,12 +28,18 @@ def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str,
 
 
 def add_stats(lib, buf: np.ndarray, capacity: int, threads: int, stats: np.ndarray | None) -> None:
-    """Add the queue's slow-path counters (include/gq/queue_stats.cuh: slow, helps, completed, ok)
-    to `stats` (4 uint64), when asked for."""
+    """Add the queue's slow-path counters (include/gq/queue_stats.cuh: slow, helps, completed, ok,
+    and the most steps of one operation) to `stats` (5 uint64), when asked for."""
     if stats is not None:
-        out = np.zeros(4, np.uint64)
+        out = np.zeros(5, np.uint64)
         lib.gq_queue_stats(_ptr(buf), capacity, threads, _ptr(out))
-        stats += out
+        merge_stats(stats, out)
+
+
+def merge_stats(stats: np.ndarray, out: np.ndarray) -> None:
+    """Counts add up over runs; the most steps of one operation is a maximum."""
+    stats[:4] += out[:4]
+    stats[4] = max(stats[4], out[4])
 
 
 def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: str, producer_pct: int,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .build import cuda_module
-from .cpu_runtime import MIXES, ROLES
+from .cpu_runtime import MIXES, ROLES, merge_stats
 from .errors import GQError, raise_if_flagged
 from .history import History, from_recording, recording_buffers
 from .queues import QueueKind
@@ -64,13 +64,14 @@ def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str,
 
 
 def add_stats(mod, buf, capacity: int, threads: int, stats: np.ndarray | None) -> None:
-    """Add the queue's slow-path counters (slow, helps, completed, ok) to `stats`, when asked for."""
+    """Add the queue's slow-path counters (slow, helps, completed, ok, most steps of one operation)
+    to `stats`, when asked for."""
     if stats is not None:
         import cupy
 
-        out = cupy.zeros(4, cupy.uint64)
+        out = cupy.zeros(5, cupy.uint64)
         mod.get_function("gq_queue_stats")((1,), (1,), (buf, np.uint64(capacity), np.uint64(threads), out))
-        stats += out.get()
+        merge_stats(stats, out.get())
 
 
 def record_history(kind: QueueKind, capacity: int, threads: int, ops: int, mix: str, producer_pct: int,

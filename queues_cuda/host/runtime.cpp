@@ -51,7 +51,7 @@ void gq_queue_init(uint64_t* base, uint64_t n, uint64_t threads) {
   for (uint64_t i = 0; i < words; ++i) base[i] = Queue::initial_word(i, n, threads);
 }
 
-// The queue's slow-path counters (queue_stats.cuh), summed over threads into out[4]; zeros for a
+// The queue's slow-path counters (queue_stats.cuh), over all threads into out[5]; zeros for a
 // queue kind that keeps none or a build without GQ_QUEUE_STATS.
 void gq_queue_stats(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
   gq::queue_stats_sum<Queue>(base, n, threads, out);

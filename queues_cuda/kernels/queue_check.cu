@@ -20,7 +20,7 @@ extern "C" __global__ void gq_queue_init(uint64_t* base, uint64_t n, uint64_t th
     base[i] = Queue::initial_word(i, n, threads);
 }
 
-// The queue's slow-path counters summed into out[4] (one thread; run after the kernel that used it).
+// The queue's slow-path counters into out[5] (one thread; run after the kernel that used it).
 extern "C" __global__ void gq_queue_stats(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
   if (blockIdx.x == 0 && threadIdx.x == 0) gq::queue_stats_sum<Queue>(base, n, threads, out);
 }

@@ -49,6 +49,7 @@ def test_forced_slow_path_is_linearizable(queue):
     assert r.fifo.tokens >= 15_000 and r.fifo.ok, r.fifo
     s = r.stats
     assert s["slow_path_entries"] > 0 and s["helps_given"] > 0 and s["completed_by_others"] > 0, s
+    assert s["max_steps_per_op"] > 0, s
 
 
 @pytest.mark.parametrize("queue", WAIT_FREE)
@@ -72,3 +73,16 @@ def test_ymc_segment_pool_is_reused(roles):
     out, consumers, logged = run_fifo(QUEUES["ymc"], 1, 64, roles, producers, per_producer, False, defines)
     report = check_tokens(out, consumers, logged, producers, per_producer)
     assert report.tokens == 64_000 and report.ok, report
+
+
+@pytest.mark.parametrize("queue", WAIT_FREE)
+def test_steps_per_operation_under_oversubscription(queue):
+    """256 threads on CI's two cores, most of them preempted at any instant: every operation still
+    finishes in a bounded number of its own steps (fast-path attempts, slow-path rounds, CAS
+    retries and waits, help given included; queue_stats.cuh). The maximum is printed and must stay
+    far below the spin budgets (2^18 waits, 2^28 claims) that would otherwise end a stuck run."""
+    r = run_check(CheckConfig(queue=queue, backend="cpu", capacities=(1024,), threads=256, ops=4, histories=10,
+                              fifo_tokens=0, seed=23, stats=True))
+    assert r.ok, r.counterexample or r.kernel_error
+    print(f"\n{queue}: most steps of one operation with 256 threads: {r.stats['max_steps_per_op']}")
+    assert 0 < r.stats["max_steps_per_op"] < 100_000, r.stats

@@ -62,13 +62,14 @@ struct Gwfq {
     return 0;  // guard shards, pool, statistics
   }
 
-  // Sum of the per-thread counters (queue_stats.cuh) into out[kStatWords].
+  // The per-thread counters (queue_stats.cuh) summed into out[kStatReported].
   GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
     stat_sum(base + stats_at(n, threads), threads, out);
   }
 
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
+    stat_begin(stats, tid);
     for (;;) {
       guard.enter(tid);
       const uint32_t i = fq.dequeue(tid, err);
@@ -78,6 +79,7 @@ struct Gwfq {
         aq.enqueue(i, tid, err);
         guard.exit(tid);
         stat_add(stats, tid, kStatOk);
+        stat_end(stats, tid);
         return !err.raised();
       }
       guard.exit(tid);
@@ -88,7 +90,11 @@ struct Gwfq {
         const uint64_t before = guard.collect(active);
         const int64_t th = (int64_t)load<mo::seq_cst>(fq.threshold());
         const uint64_t after = guard.collect(active);
-        if (!active && before == after && th < 0) return false;  // FULL
+        stat_step(stats, tid);
+        if (!active && before == after && th < 0) {  // FULL
+          stat_end(stats, tid);
+          return false;
+        }
         if (th >= 0) break;  // fq may hold an index again: retry
         if (!spin.step(err, kSiteWfqFullConfirm, before)) return false;
       }
@@ -101,16 +107,19 @@ struct Gwfq {
   GQ_HD bool looks_empty() const { return aq.looks_empty(); }
 
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    stat_begin(stats, tid);
     guard.enter(tid);
     const uint32_t i = aq.dequeue(tid, err);
     if (i == WcqRing::kEmpty) {
       guard.exit(tid);
+      stat_end(stats, tid);
       return false;
     }
     *out = load<mo::relaxed>(pool + i);  // ordered after aq's seq_cst CONSUME
     fq.enqueue(i, tid, err);
     guard.exit(tid);
     stat_add(stats, tid, kStatOk);
+    stat_end(stats, tid);
     return !err.raised();
   }
 };

@@ -11,12 +11,19 @@
 //   kStatCompleted  peer requests whose completing step this thread performed (the request was
 //                   finished by someone other than its owner)
 //   kStatOk         successful operations (the denominator: "per successful operation")
+//   kStatMaxSteps   the most steps one operation took (a step: one fast-path attempt, one slow-path
+//                   round or retry of a CAS loop, one wait step, including the help it gave on
+//                   the way): the number wait-freedom bounds; kStatSteps counts the current one
 #pragma once
 #include "arch.cuh"
 
 namespace gq {
 
-enum StatWord : uint32_t { kStatSlow = 0, kStatHelps = 1, kStatCompleted = 2, kStatOk = 3, kStatWords = 4 };
+enum StatWord : uint32_t {
+  kStatSlow = 0, kStatHelps = 1, kStatCompleted = 2, kStatOk = 3, kStatMaxSteps = 4,
+  kStatReported = 5,  // what stat_sum reports
+  kStatSteps = 5, kStatWords = 6
+};
 
 #if defined(GQ_QUEUE_STATS)
 constexpr bool kQueueStats = true;
@@ -36,12 +43,29 @@ GQ_HD GQ_INLINE void stat_add(uint64_t* rows, uint32_t tid, uint32_t which) {
   }
 }
 
-// Sum of every thread's row into out[kStatWords] (after the threads have finished).
+// Steps of one operation: begin zeroes the count, step adds one, end keeps the maximum.
+GQ_HD GQ_INLINE void stat_begin(uint64_t* rows, uint32_t tid) {
+  if constexpr (kQueueStats) store<mo::relaxed>(rows + (uint64_t)tid * kStatWords + kStatSteps, 0ull);
+}
+GQ_HD GQ_INLINE void stat_step(uint64_t* rows, uint32_t tid) { stat_add(rows, tid, kStatSteps); }
+GQ_HD GQ_INLINE void stat_end(uint64_t* rows, uint32_t tid) {
+  if constexpr (kQueueStats) {
+    uint64_t* row = rows + (uint64_t)tid * kStatWords;
+    const uint64_t n = load<mo::relaxed>(row + kStatSteps);
+    if (n > load<mo::relaxed>(row + kStatMaxSteps)) store<mo::relaxed>(row + kStatMaxSteps, n);
+  }
+}
+
+// Every thread's rows into out[kStatReported] (after the threads have finished): sums, and the
+// maximum for kStatMaxSteps.
 GQ_HD GQ_INLINE void stat_sum(const uint64_t* rows, uint64_t threads, uint64_t* out) {
-  for (uint32_t k = 0; k < kStatWords; ++k) out[k] = 0;
+  for (uint32_t k = 0; k < kStatReported; ++k) out[k] = 0;
   if constexpr (kQueueStats) {
     for (uint64_t t = 0; t < threads; ++t)
-      for (uint32_t k = 0; k < kStatWords; ++k) out[k] += rows[t * kStatWords + k];
+      for (uint32_t k = 0; k < kStatReported; ++k) {
+        const uint64_t v = rows[t * kStatWords + k];
+        out[k] = k == kStatMaxSteps ? (v > out[k] ? v : out[k]) : out[k] + v;
+      }
   }
 }
 
@@ -56,7 +80,7 @@ GQ_HD void queue_stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, u
     Queue::stats_sum(base, n, threads, out);
   } else {
     (void)base, (void)n, (void)threads;
-    for (uint32_t k = 0; k < kStatWords; ++k) out[k] = 0;
+    for (uint32_t k = 0; k < kStatReported; ++k) out[k] = 0;
   }
 }
 

@@ -171,10 +171,11 @@ struct WcqRing {
   }
 
   // --- catchup (sCQ): after an empty dequeue, drag Tail's counter up to h; the owner field stays.
-  GQ_HD void catchup(uint64_t h, const ErrorFlag& err) const {
+  GQ_HD void catchup(uint64_t h, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
     uint64_t tw = load<mo::seq_cst>(tail());
     for (;;) {
+      stat_step(stats, tid);
       if ((int64_t)(counter_of(tw) - h) >= 0) return;
       const uint64_t seen = cas<mo::seq_cst>(tail(), tw, (h << kOwnerBits) | (tw & kOwnerMask));
       if (seen == tw) return;
@@ -206,9 +207,10 @@ struct WcqRing {
   // word did not change around its read: then no later round of that owner can have been
   // proposed (a proposal needs a NULL field first), so it names exactly the confirmed round.
   // Returns the counter of a word seen with a NULL owner.
-  GQ_HD uint64_t settle(uint64_t* global, uint64_t g, bool is_head, const ErrorFlag& err) const {
+  GQ_HD uint64_t settle(uint64_t* global, uint64_t g, bool is_head, uint32_t helper, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
     for (;;) {
+      stat_step(stats, helper);
       const uint64_t o = g & kOwnerMask;
       if (o == 0) return counter_of(g);
       const uint64_t p = load<mo::seq_cst>(rec(o - 1, is_head ? kPhase2Head : kPhase2Tail));
@@ -220,7 +222,8 @@ struct WcqRing {
         }
         const uint64_t cleared = g & ~kOwnerMask;
         const uint64_t seen = cas<mo::seq_cst>(global, g, cleared);
-        g = seen == g ? cleared : seen;
+        if (seen == g) return counter_of(cleared);
+        g = seen;
       } else {
         g = g2;
       }
@@ -232,7 +235,7 @@ struct WcqRing {
   // is `local`. `prev` is the local value this helper last acted on. Returns false once the
   // request is finished (FIN) or the error flag is up; true with `prev` = this round's ticket
   // << 2, the same for every helper of the round.
-  GQ_HD bool slow_faa(bool is_head, uint32_t owner, uint64_t& prev, const ErrorFlag& err) const {
+  GQ_HD bool slow_faa(bool is_head, uint32_t helper, uint32_t owner, uint64_t& prev, const ErrorFlag& err) const {
     uint64_t* global = is_head ? head() : tail();
     uint64_t* local = rec(owner, is_head ? kLocalHead : kLocalTail);
     uint64_t* phase2 = rec(owner, is_head ? kPhase2Head : kPhase2Tail);
@@ -250,8 +253,9 @@ struct WcqRing {
     Spin spin(GQ_CLAIM_BUDGET);
     uint64_t g = load<mo::seq_cst>(global), cnt;
     for (;;) {
+      stat_step(stats, helper);
       if (load<mo::seq_cst>(local) & kFin) return false;
-      cnt = settle(global, g, is_head, err);
+      cnt = settle(global, g, is_head, helper, err);
       const uint64_t proposal = (cnt << 2) | kInc;
       const uint64_t seen = cas<mo::seq_cst>(local, prev, proposal);
       if (seen == prev) {
@@ -279,10 +283,11 @@ struct WcqRing {
 
   // --- enqueue
 
-  GQ_HD bool try_enq_fast(uint64_t t, uint32_t index) const {
+  GQ_HD bool try_enq_fast(uint64_t t, uint32_t index, uint32_t tid) const {
     const uint64_t j = t % (2 * m), c = cycle_of_ticket(t);
     uint64_t e = load<mo::seq_cst>(entry(j));
     for (;;) {
+      stat_step(stats, tid);
       if (!(older(cycle_of(e), c) && is_bot(index_of(e)) &&
             (safe_of(e) || (int64_t)(counter_of(load<mo::seq_cst>(head())) - t) <= 0)))
         return false;
@@ -300,11 +305,12 @@ struct WcqRing {
   GQ_HD void do_enqueue_slow(uint32_t helper, uint32_t owner, uint64_t req, uint64_t prev, const ErrorFlag& err) const {
     const uint64_t index = req & kReqIndexMask;
     uint64_t* local = rec(owner, kLocalTail);
-    while (slow_faa(false, owner, prev, err)) {
+    while (slow_faa(false, helper, owner, prev, err)) {
       if (load<mo::seq_cst>(rec(owner, kReq)) != req) return;  // a delayed helper of a finished request
       const uint64_t t = prev >> 2, j = t % (2 * m), c = cycle_of_ticket(t);
       uint64_t e = load<mo::seq_cst>(entry(j));
       for (;;) {
+        stat_step(stats, helper);
         const uint64_t ec = cycle_of(e);
         // Only this request's round owns ticket t, so a value (or ⊥c) of cycle c here is ours:
         // the request is done. ⊥ of cycle c: the dequeuer of ticket t burnt the slot first.
@@ -345,7 +351,7 @@ struct WcqRing {
     uint64_t t = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceEnq; ++attempt) {
       t = counter_of(wave_faa<mo::seq_cst>(tail(), kTicket));
-      if (try_enq_fast(t, index)) return true;
+      if (try_enq_fast(t, index, tid)) return true;
       if (err.raised()) return false;
     }
     // Out of patience: publish the request (payload words first, then the request word), work on
@@ -384,10 +390,11 @@ struct WcqRing {
     return (uint32_t)index_of(e);
   }
 
-  GQ_HD uint32_t try_deq_fast(uint64_t h, const ErrorFlag& err) const {
+  GQ_HD uint32_t try_deq_fast(uint64_t h, uint32_t tid, const ErrorFlag& err) const {
     const uint64_t j = h % (2 * m), c = cycle_of_ticket(h);
     uint64_t e = load<mo::seq_cst>(entry(j));
     for (;;) {
+      stat_step(stats, tid);
       const uint64_t ec = cycle_of(e);
       if (ec == c && !is_bot(index_of(e))) return consume(j, e, h);
       if (!older(ec, c)) break;  // the slot is already ahead of this ticket
@@ -401,7 +408,7 @@ struct WcqRing {
     }
     const uint64_t t = counter_of(load<mo::seq_cst>(tail()));
     if ((int64_t)(t - (h + 1)) <= 0) {
-      catchup(h + 1, err);
+      catchup(h + 1, tid, err);
       fetch_add<mo::seq_cst>(threshold(), ~0ull);
       return kEmpty;
     }
@@ -415,11 +422,12 @@ struct WcqRing {
   // works on a later round, or the value that round finds would have nobody to consume it.
   GQ_HD void do_dequeue_slow(uint32_t helper, uint32_t owner, uint64_t req, uint64_t prev, const ErrorFlag& err) const {
     uint64_t* local = rec(owner, kLocalHead);
-    while (slow_faa(true, owner, prev, err)) {
+    while (slow_faa(true, helper, owner, prev, err)) {
       if (load<mo::seq_cst>(rec(owner, kReq)) != req) return;
       const uint64_t h = prev >> 2, j = h % (2 * m), c = cycle_of_ticket(h);
       uint64_t e = load<mo::seq_cst>(entry(j));
       for (;;) {
+        stat_step(stats, helper);
         const uint64_t ec = cycle_of(e);
         if (ec == c && index_of(e) != kBot) {  // the value for this round (⊥c: the owner took it)
           if (cas<mo::seq_cst>(local, prev, prev | kFin) == prev && helper != owner)
@@ -443,7 +451,7 @@ struct WcqRing {
       }
       if (load<mo::seq_cst>(local) & kFin) continue;  // found: SlowFAA now answers false
       const uint64_t t = counter_of(load<mo::seq_cst>(tail()));
-      if ((int64_t)(t - (h + 1)) <= 0) catchup(h + 1, err);
+      if ((int64_t)(t - (h + 1)) <= 0) catchup(h + 1, helper, err);
       // Empty. The FIN may fail because another helper already went on to a later round; then the
       // request is not over, and this helper must not leave it (SlowFAA decides, from FIN alone).
       if ((int64_t)load<mo::seq_cst>(threshold()) < 0 && cas<mo::seq_cst>(local, prev, prev | kFin) == prev &&
@@ -458,7 +466,7 @@ struct WcqRing {
     uint64_t h = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
       h = counter_of(wave_faa<mo::seq_cst>(head(), kTicket));
-      const uint32_t r = try_deq_fast(h, err);
+      const uint32_t r = try_deq_fast(h, tid, err);
       if (r != kRetry) return r;
       if (err.raised()) return kEmpty;
     }

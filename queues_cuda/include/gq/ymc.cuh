@@ -200,6 +200,7 @@ struct Ymc {
         store<mo::seq_cst>(scanning(), 0ull);
       }
       if (i < load<mo::seq_cst>(frontier()) + cells) return kReached;
+      stat_step(stats, own);
       if (!spin.step(err, kSiteYmcPool, i / kSegment)) return kGaveUp;
     }
   }
@@ -224,6 +225,7 @@ struct Ymc {
     store<mo::seq_cst>(rec(tid, kEnqId), id);  // publish: pending from cell id
     Spin spin(GQ_CLAIM_BUDGET);
     while (sload(rec(tid, kEnqId)) > 0) {
+      stat_step(stats, tid);
       const uint64_t i = fetch_add<mo::seq_cst>(tail(), 1ull);
       // The hazard protects the cells the request may still be claimed into (a dequeuer that
       // helps a finished dequeue request may touch dead cells, and must find no pending request
@@ -250,13 +252,16 @@ struct Ymc {
 
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
     uint64_t i = 0;
+    stat_begin(stats, tid);
     for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE; ++attempt) {
+      stat_step(stats, tid);
       publish_hazard(tid);  // nothing of this operation is live between attempts
       i = wave_faa<mo::seq_cst>(tail());
       if (reach(i, err, kFast, tid) != kReached) break;
       if (cas_field(val(i), i, kBotV, kBotV, v) == kBotV) {
         store<mo::seq_cst>(rec(tid, kHz), kIdle);
         stat_add(stats, tid, kStatOk);
+        stat_end(stats, tid);
         return true;
       }
     }
@@ -264,6 +269,7 @@ struct Ymc {
     store<mo::seq_cst>(rec(tid, kHz), kIdle);
     if (err.raised()) return false;
     stat_add(stats, tid, kStatOk);
+    stat_end(stats, tid);
     return true;
   }
 
@@ -331,7 +337,8 @@ struct Ymc {
     int64_t i = id + 1, old = id, found = 0;
     for (;;) {
       for (; idx == old && found == 0; ++i) {
-        if (reach((uint64_t)i, err) != kReached) return;
+        stat_step(stats, tid);
+        if (reach((uint64_t)i, err, kPinned, tid) != kReached) return;
         advance(head(), (uint64_t)i, err, kSiteYmcDequeue);
         const uint64_t v = help_enq((uint64_t)i, tid, err);
         if (v == kEmptyR || (v != kTopV && read(deq((uint64_t)i), (uint64_t)i, kBotR) == kBotR))
@@ -356,13 +363,16 @@ struct Ymc {
       }
       old = idx;
       if (idx >= i) i = idx + 1;
+      stat_step(stats, tid);
       if (!spin.step(err, kSiteYmcDequeue, c)) return;
     }
   }
 
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
     uint64_t v = kTopV, i = 0;
+    stat_begin(stats, tid);
     for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE && v == kTopV; ++attempt) {
+      stat_step(stats, tid);
       publish_hazard(tid);
       i = wave_faa<mo::seq_cst>(head());
       if (reach(i, err, kFast, tid) != kReached) break;
@@ -406,6 +416,7 @@ struct Ymc {
       }
     }
     store<mo::seq_cst>(rec(tid, kHz), kIdle);
+    stat_end(stats, tid);
     return v != kEmptyR && !err.raised();
   }
 
