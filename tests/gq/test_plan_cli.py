@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from gq import cli
+from queues_cuda.backend import gpu_status
 
 
 def run(capsys, *args):
@@ -48,7 +49,8 @@ def test_drawn_map_with_start_and_goal(tmp_path, capsys):
     ((), "give a map file or --generate"),
     (("--generate", "cave"), "unknown map 'cave'"),
     (("--generate", "maze", "--algorithm", "astar"), "--algorithm"),
-    (("--generate", "maze", "--backend", "cuda"), "--backend cuda"),
+    pytest.param(("--generate", "maze", "--backend", "cuda"), "--backend cuda",
+                 marks=pytest.mark.skipif(gpu_status()[0] is not None, reason="a GPU answers: --backend cuda runs")),
     (("--generate", "maze", "--start", "1,1"), "--start 1,1 is on a wall"),  # odd,odd: a maze pillar
     (("--generate", "maze", "--goal", "9999,1"), "outside the map"),
 ])

@@ -9,6 +9,7 @@ import scipy.io
 import scipy.sparse as sp
 
 from gq import cli
+from queues_cuda.backend import gpu_status
 
 
 def run(capsys, *args):
@@ -46,7 +47,8 @@ def test_matrix_market_file(tmp_path, capsys, algorithm):
     (("--generate", "road", "--param", "lanes=2"), "--param"),
     (("--generate", "road", "--param", "rows=x"), "expected an integer"),
     (("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "--source", "10"), "source"),
-    (("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "--backend", "cuda"), "--backend cuda"),
+    pytest.param(("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "--backend", "cuda"), "--backend cuda",
+                 marks=pytest.mark.skipif(gpu_status()[0] is not None, reason="a GPU answers: --backend cuda runs")),
     (("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "-o", "r.txt"), ".npz"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, args, message):
