@@ -27,8 +27,11 @@ from queues_cuda.errors import GQError
 @click.option("--goal", type=str, default=None, help="X,Y of the goal [default: the passable pixel nearest the bottom-right].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=Path("route.png"),
               show_default=True, help="PNG of the map with the route.")
-@click.option("--algorithm", default="pardijkstra", show_default=True,
-              help="pardijkstra, pardijkstra-batched or scipy (the reference).")
+# Near-Far by default: a map's routes are thousands of pixels long, and parDijkstra settles one
+# vertex a round (its batched form a few); on a 2048^2 maze on the CPU build Near-Far took 0.26 s,
+# batched parDijkstra 1.4 s, parDijkstra 2.0 s, scipy 0.78 s, all to the same cost.
+@click.option("--algorithm", default="near-far", show_default=True,
+              help="near-far, bellman-ford, pardijkstra, pardijkstra-batched or scipy (the reference).")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend) -> int:
     """Find and draw the cheapest route across MAP.png (or a generated map)."""
