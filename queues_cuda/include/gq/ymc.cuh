@@ -100,7 +100,7 @@ struct Ymc {
     return Ymc{base, pool_cells(n, threads), threads, base + stats_at(n, threads)};
   }
   // Tickets start at 1 (a request id of 0 means none); cell words start untouched (tag 0).
-  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t n, uint64_t threads) {
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t /*n*/, uint64_t threads) {
     if (i == kTail || i == kHead) return 1;
     if (i >= kRecords && i < cells_at(threads)) {
       const uint64_t r = i - kRecords, tid = r / kRecordWords;
