@@ -208,7 +208,8 @@ int gq_fifo_search_wgl(int64_t n, const uint8_t* kind, const int64_t* vid, const
 
     // Frames on one stack: candidates live in `cands`, frame f owns [begin_f, end_f).
     struct Frame { size_t begin, end, next; int64_t op; size_t wbegin, wend; };
-    std::vector<int64_t> cands, windows, path_keys_a, path_keys_b;
+    std::vector<int64_t> cands, windows;
+    std::vector<uint64_t> path_keys_a, path_keys_b;
     std::vector<Frame> frames;
     std::vector<int64_t> found;
     auto push_frame = [&](int64_t op) {
