@@ -1,9 +1,11 @@
 """Checking a history against the strict bounded FIFO model.
 
-Two engines run the same search (linearizability.py's Wing–Gong search with Lowe's memoisation,
-its reductions, and fifo_model.fifo_hints): the Python one, model-agnostic and the readable
-reference, and a compiled one specialised to the FIFO model (host/fifo_search.cpp), about fifty
-times faster, which GPU histories of a thousand concurrent operations need. ``engine="auto"``
+Two engines. The Python one runs linearizability.py's Wing–Gong search with Lowe's memoisation,
+its reductions and fifo_model.fifo_hints: model-agnostic, the readable reference. The compiled one
+(host/fifo_search.cpp), which GPU histories of a thousand concurrent operations need, runs the
+same search specialised to the FIFO model, about fifty times faster, alternating in doubling time
+slices with a second exact procedure, the slot search (fifo_slots.py explains it and replays its
+witnesses), which decides the wide EMPTY/FULL-heavy histories the first cannot. ``engine="auto"``
 takes the compiled engine wherever a C++ compiler exists.
 """
 
