@@ -16,6 +16,7 @@ import numpy as np
 from . import linearizability
 from .build import checker_library
 from .fifo_model import BoundedFifo, fifo_hints
+from .fifo_slots import columns
 from .history import DEQ, ENQ, History
 
 ENGINES = ("auto", "native", "python")
@@ -34,17 +35,9 @@ def _native(h: History, capacity: int | None, timeout: float) -> linearizability
     if lib is None:
         raise RuntimeError("the compiled FIFO search needs a C++ compiler")
     n = len(h)
-    enq_ok = (h.op == ENQ) & h.ok
+    kind, vid, n_values = columns(h)
     deq_ok = (h.op == DEQ) & h.ok
-    kind = np.where(h.op == ENQ, np.where(h.ok, 0, 1), np.where(h.ok, 2, 3)).astype(np.uint8)
-    # Dense ids for enqueued values; a dequeued value nobody enqueued gets the id past them all.
-    values = np.unique(h.value[enq_ok])
-    n_values = len(values)
-    vid = np.full(n, -1, np.int64)
-    vid[enq_ok] = np.searchsorted(values, h.value[enq_ok])
-    found = np.searchsorted(values, h.value[deq_ok]).clip(0, max(n_values - 1, 0))
-    known = (n_values > 0) & (values[found] == h.value[deq_ok]) if n_values else np.zeros(deq_ok.sum(), bool)
-    vid[deq_ok] = np.where(known, found, n_values)
+    known = vid[deq_ok] < n_values  # a dequeued value nobody enqueued has the id past them all
     never = int(max(h.call.max(), h.end.max())) + 1
     dq_call = np.full(n_values + 1, never, np.int64)
     dq_call[vid[deq_ok][known]] = h.call[deq_ok][known]
