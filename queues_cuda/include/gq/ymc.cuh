@@ -221,6 +221,13 @@ struct Ymc {
 
   GQ_HD void enq_slow(uint32_t v, uint64_t id, uint32_t tid, const ErrorFlag& err) const {
     stat_add(stats, tid, kStatSlow);
+    // Start no lower than Head. A cell's enq field stays reserved for this thread after the
+    // request it was reserved for is done; every such cell lies below Head (its visitor held or
+    // passed its ticket), so a new request that starts at Head can never be claimed into one,
+    // where a dequeuer that already left would never see the value (found by the checker with
+    // 64 threads: an element stranded behind EMPTY answers).
+    const uint64_t head_now = load<mo::seq_cst>(head());
+    if (head_now > id) id = head_now;
     store<mo::seq_cst>(rec(tid, kEnqVal), v);
     store<mo::seq_cst>(rec(tid, kEnqId), id);  // publish: pending from cell id
     Spin spin(GQ_CLAIM_BUDGET);
@@ -237,8 +244,10 @@ struct Ymc {
       const int64_t start = sload(rec(tid, kEnqId));
       if (start <= 0) break;  // claimed meanwhile
       id = (uint64_t)start;
-      // Reserve cell i for the request; it is ours unless a dequeuer already gave up on it.
-      if (cas_field(enq(i), i, kBotR, kBotR, tid + 1) == kBotR && read(val(i), i, kBotV) != kTopV) {
+      // Reserve cell i for the request; it is ours unless a dequeuer already gave up on it. Like
+      // every claim, only at or after the request's start: a helper that finds the reservation
+      // of a request that starts after its cell moves on, and would never see the value.
+      if (i >= id && cas_field(enq(i), i, kBotR, kBotR, tid + 1) == kBotR && read(val(i), i, kBotV) != kTopV) {
         cas<mo::seq_cst>(rec(tid, kEnqId), id, (uint64_t)-(int64_t)i);
         break;
       }
