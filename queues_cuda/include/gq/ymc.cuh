@@ -63,6 +63,17 @@
 #define GQ_YMC_CELLS_PER_THREAD 16
 #endif
 
+// Test hook: GQ_YMC_WIDEN_CLAIM_RACE (CPU runtime only) gives the core away between a claimer's
+// look at a request and its claim CAS, so the checker meets the claim races of help_enq within
+// a few hundred histories instead of 10^4 (tests/queues_cuda/test_ymc_claim_race.py).
+#if defined(GQ_YMC_WIDEN_CLAIM_RACE) && !GQ_DEVICE_BUILD
+#define GQ_YMC_CLAIM_WINDOW() \
+  do { for (int gq_k = 0; gq_k < 16; ++gq_k) sched_yield(); } while (0)
+#else
+#define GQ_YMC_CLAIM_WINDOW() \
+  do { } while (0)
+#endif
+
 namespace gq {
 
 struct Ymc {
@@ -225,10 +236,11 @@ struct Ymc {
     // request it was reserved for is done; such cells lie below Head (their visitor held or
     // passed their ticket), so a new request that starts at Head is not claimed into one where a
     // dequeuer that already left would never see the value (found by the checker with 64-128
-    // threads: an element stranded behind EMPTY answers). Head is read before the request is
-    // published, so a scanner that advances Head in between can still meet the reservation; the
-    // stress of the checker still finds such a stranded element about once in 10^4 histories of
-    // 128 threads at patience 0 (an open issue, see the commit log).
+    // threads: an element stranded behind EMPTY answers). A visitor that reserved a cell for an
+    // earlier request and reads this request's id afterwards finds it above its cell (Head was
+    // already past the cell when it was read) and leaves the cell alone. (The stranded element
+    // that 128-thread stresses still met once in 10^4 histories came from elsewhere: a lost claim
+    // race in help_enq, explained there.)
     const uint64_t head_now = load<mo::seq_cst>(head());
     if (head_now > id) id = head_now;
     store<mo::seq_cst>(rec(tid, kEnqVal), v);
@@ -251,6 +263,7 @@ struct Ymc {
       // every claim, only at or after the request's start: a helper that finds the reservation
       // of a request that starts after its cell moves on, and would never see the value.
       if (i >= id && cas_field(enq(i), i, kBotR, kBotR, tid + 1) == kBotR && read(val(i), i, kBotV) != kTopV) {
+        GQ_YMC_CLAIM_WINDOW();  // a dequeuer may close cell i (val := ⊤) and race this claim
         cas<mo::seq_cst>(rec(tid, kEnqId), id, (uint64_t)-(int64_t)i);
         break;
       }
@@ -258,6 +271,7 @@ struct Ymc {
     }
     // Commit where the request was claimed (by this thread or by a helping dequeuer).
     const uint64_t c = (uint64_t)-sload(rec(tid, kEnqId));
+    GQ_YMC_CLAIM_WINDOW();  // claimed, not yet committed: visitors of cell c see val ⊤
     advance(tail(), c, err, kSiteYmcEnqueue);
     commit(c, v);
   }
@@ -323,14 +337,40 @@ struct Ymc {
     if (e == kTopR) return (int64_t)(load<mo::seq_cst>(tail()) - i) <= 0 ? kEmptyR : kTopV;
     // Cell i is reserved for the request of thread e - 1.
     const uint64_t r = e - 1;
-    const int64_t ei = sload(rec(r, kEnqId));
+    int64_t ei = sload(rec(r, kEnqId));
     const uint32_t ev = (uint32_t)load<mo::seq_cst>(rec(r, kEnqVal));
     if (ei > (int64_t)i) {
       // The request started after this cell: it cannot use it.
       if (read(val(i), i, kBotV) == kTopV && (int64_t)(load<mo::seq_cst>(tail()) - i) <= 0) return kEmptyR;
-    } else if ((ei > 0 && cas<mo::seq_cst>(rec(r, kEnqId), (uint64_t)ei, (uint64_t)-(int64_t)i) == (uint64_t)ei) ||
-               (ei == -(int64_t)i && read(val(i), i, kBotV) == kTopV)) {
-      if (ei > 0) stat_add(stats, tid, kStatCompleted);
+      const uint64_t now = read(val(i), i, kBotV);
+      return now == kGone ? kTopV : now;
+    }
+    // Claim the request for cell i. A failed claim CAS must look at what it found, as YMC's
+    // compare-exchange does (it writes the found id back into ei): if the winner claimed the
+    // request for this same cell i (the enqueuer itself, which reserved cell i and saw val ⊥ just
+    // before this dequeuer closed it, or another helper of cell i), this thread commits the value
+    // too. Returning the ⊤ it may still read would strand the element: cell i's dequeuer moves on
+    // (to its next ticket or a request that starts after i) and Head is past i, while the winner
+    // commits the value into cell i afterwards, where no dequeuer comes any more; later dequeues
+    // then take younger elements or answer EMPTY while it is queued (the checker's 1 in 10^4).
+    // The request's start may also have moved up meanwhile (reach, kEnqSlow); while it is still
+    // pending and may use cell i the claim is retried, so that when this visit returns ⊤ the cell
+    // can never be claimed any more (the request is done elsewhere or starts after i; the owner's
+    // next requests start at or above Head, which is past i): no later visitor of cell i (a
+    // helper of a dequeue request, which may leave a claimed cell for an earlier candidate) can
+    // commit into it after its dequeuer has left. The start only rises, so this loop is bounded.
+    bool claimed = false;
+    while (ei > 0 && ei <= (int64_t)i) {
+      GQ_YMC_CLAIM_WINDOW();
+      const int64_t seen = (int64_t)cas<mo::seq_cst>(rec(r, kEnqId), (uint64_t)ei, (uint64_t)-(int64_t)i);
+      claimed = seen == ei;
+      ei = seen;
+      if (claimed) break;
+    }
+    // Claimed at i by anyone and not committed yet: commit it (ev is this request's value: its
+    // owner publishes the next request only after committing, and val(i) is still ⊤ here).
+    if (claimed || (ei == -(int64_t)i && read(val(i), i, kBotV) == kTopV)) {
+      if (claimed) stat_add(stats, tid, kStatCompleted);
       advance(tail(), i, err, kSiteYmcDequeue);
       commit(i, ev);
     }

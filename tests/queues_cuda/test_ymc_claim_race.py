@@ -1,0 +1,30 @@
+"""G-WFQ-YMC's claim race in help_enq, made frequent.
+
+A slow enqueuer reserves its ticket's cell, sees it still open (val = ⊥) and claims its request
+there; the cell's dequeuer closes the cell (val := ⊤), finds the reservation and tries the same
+claim. When the dequeuer lost that CAS without looking at what it found, it returned the ⊤ it
+still read and moved on, and the enqueuer then committed its value into a cell no dequeuer would
+visit again: an element stranded behind EMPTY answers or younger elements (once in about 10^4
+histories of 128 threads at patience 0). GQ_YMC_WIDEN_CLAIM_RACE gives the core away inside the
+claim windows (the CPU runtime only): the unfixed queue then failed 21 of 200 such histories;
+every one must now be linearizable against the unbounded FIFO.
+"""
+
+import itertools
+
+from queues_cuda import cpu_runtime
+from queues_cuda.check import MIX_ROTATION, check_history
+from queues_cuda.queues import QUEUES, tuning_defines
+
+
+def test_ymc_claim_race_strands_nothing():
+    defines = tuning_defines("ymc", patience=0, help_delay=1) + ("GQ_YMC_WIDEN_CLAIM_RACE",)
+    combos = itertools.cycle(itertools.product((1, 2, 3), MIX_ROTATION))
+    bad = []
+    for k in range(150):
+        capacity, (mix, pct) = next(combos)
+        h = cpu_runtime.record_history(QUEUES["ymc"], capacity, 128, 8, mix, pct, 6 * 1_000_003 + k, defines)
+        verdict, text = check_history(h, None, 60.0, f"history {k + 1} ({mix} {pct}%)")
+        if verdict is not True:
+            bad.append(text)
+    assert not bad, f"{len(bad)} of 150 histories not linearizable; first:\n{bad[0]}"
