@@ -6,8 +6,10 @@ claim. When the dequeuer lost that CAS without looking at what it found, it retu
 still read and moved on, and the enqueuer then committed its value into a cell no dequeuer would
 visit again: an element stranded behind EMPTY answers or younger elements (once in about 10^4
 histories of 128 threads at patience 0). GQ_YMC_WIDEN_CLAIM_RACE gives the core away inside the
-claim windows (the CPU runtime only): the unfixed queue then failed 21 of 200 such histories;
-every one must now be linearizable against the unbounded FIFO.
+claim windows (the CPU runtime only): the unfixed queue then failed 21 of 200 such histories, so
+60 catch it with a probability above 99.8%; every one must now be linearizable against the
+unbounded FIFO. (A second, rarer stranding is still open: 1 of 13,700 hooked histories after the
+fix, so this test can fail on about one run in 200 for that reason; see ymc.cuh.)
 """
 
 import itertools
@@ -21,10 +23,10 @@ def test_ymc_claim_race_strands_nothing():
     defines = tuning_defines("ymc", patience=0, help_delay=1) + ("GQ_YMC_WIDEN_CLAIM_RACE",)
     combos = itertools.cycle(itertools.product((1, 2, 3), MIX_ROTATION))
     bad = []
-    for k in range(150):
+    for k in range(60):
         capacity, (mix, pct) = next(combos)
         h = cpu_runtime.record_history(QUEUES["ymc"], capacity, 128, 8, mix, pct, 6 * 1_000_003 + k, defines)
         verdict, text = check_history(h, None, 60.0, f"history {k + 1} ({mix} {pct}%)")
         if verdict is not True:
             bad.append(text)
-    assert not bad, f"{len(bad)} of 150 histories not linearizable; first:\n{bad[0]}"
+    assert not bad, f"{len(bad)} of 60 histories not linearizable; first:\n{bad[0]}"
