@@ -67,12 +67,12 @@ GQ_HD GQ_INLINE auto looks_empty(const Q& q, int) -> decltype(q.looks_empty()) {
 template <class Q>
 GQ_HD GQ_INLINE bool looks_empty(const Q&, long) { return false; }
 
-// The order in which a worker tries the tiles: its home first, then all the others starting at
-// an offset that differs from warp to warp, so that the workers of one home tile do not all
-// descend on the same neighbour when theirs runs dry. Warp-uniform, so a warp's lanes still try
-// one queue together and their tickets aggregate.
+// The order in which a worker tries the tiles (k = 0 .. tiles-1): its home first, then every
+// other tile once, starting at an offset that differs from warp to warp, so that the workers of
+// one home tile do not all descend on the same neighbour when theirs runs dry. Warp-uniform, so a
+// warp's lanes still try one queue together and their tickets aggregate.
 GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uint32_t tiles) {
-  return k == 0 ? home : (home + scatter + k) % tiles;
+  return k == 0 ? home : (home + 1u + (scatter + k - 1u) % (tiles - 1u)) % tiles;
 }
 
 // One persistent worker. `home` is its tile (all workers of a block share one, so a warp's
