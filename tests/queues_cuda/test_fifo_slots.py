@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_linearizability import BAD, CAPACITY, GOOD, hist, random_history
+from test_linearizability import BAD, CAPACITY, GOOD, hist, random_history, sequential_run
 
 from queues_cuda.check import check_history
 from queues_cuda.fifo_slots import available, check_slots, check_wgl, replay
@@ -26,17 +26,7 @@ def wide_history(seed: int, ops: int, capmax: int, spread: float):
     enqueue failed, or a failed enqueue turned into a success."""
     rng = np.random.default_rng(seed)
     cap = int(rng.integers(1, capmax + 1))
-    rows, queue, value = [], [], 1
-    for k in range(ops):
-        if rng.random() < 0.55:
-            ok = len(queue) < cap
-            if ok:
-                queue.append(value)
-            rows.append([k, ENQ, value, ok])
-            value += 1
-        else:
-            got = queue.pop(0) if queue else -1
-            rows.append([k, DEQ, got, got != -1])
+    rows, value = sequential_run(rng, ops, cap)
     if rng.random() < 0.5:
         fault, r = int(rng.integers(4)), rows[int(rng.integers(len(rows)))]
         taken = [x for x in rows if x[1] == DEQ and x[3]]

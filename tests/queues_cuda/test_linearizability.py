@@ -84,13 +84,11 @@ def test_timeout_answers_unknown_not_ok():
     assert v.linearizable is None
 
 
-def random_history(seed: int):
-    """A sequential bounded queue run, each operation stretched around its instant by a random
-    interval (so operations overlap); with probability 1/3 one result is corrupted."""
-    rng = np.random.default_rng(seed)
-    cap = int(rng.integers(1, 4))
+def sequential_run(rng, ops: int, cap: int):
+    """`ops` operations of one thread on a bounded queue of `cap` (enqueue with probability 0.55),
+    as rows [instant, op, value, ok]; and the next unused value."""
     rows, queue, value = [], [], 1
-    for k in range(14):
+    for k in range(ops):
         if rng.random() < 0.55:
             ok = len(queue) < cap
             if ok:
@@ -100,6 +98,15 @@ def random_history(seed: int):
         else:
             got = queue.pop(0) if queue else -1
             rows.append([k, DEQ, got, got != -1])
+    return rows, value
+
+
+def random_history(seed: int):
+    """A sequential bounded queue run, each operation stretched around its instant by a random
+    interval (so operations overlap); with probability 1/3 one result is corrupted."""
+    rng = np.random.default_rng(seed)
+    cap = int(rng.integers(1, 4))
+    rows, _ = sequential_run(rng, 14, cap)
     if rng.random() < 1 / 3:
         victim = rows[int(rng.integers(len(rows)))]
         if victim[1] == ENQ:
