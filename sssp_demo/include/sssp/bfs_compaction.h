@@ -1,0 +1,36 @@
+// sssp/bfs_compaction.h — the frontier-compaction BFS baseline (Merrill et al., "Scalable GPU
+// Graph Traversal", PPoPP 2012; Gunrock's advance + filter): the same level loop and expansion as
+// the queue form (bfs_levels.h), but each frontier is a plain array filled by warp-aggregated
+// appends (advance.h's push_vertex: one fetch-add per warp) and read by index in the next level.
+// So the two differ only in how a frontier is stored: that is the comparison of seed 001 Fig. 6.
+#pragma once
+#include "bfs_levels.h"
+
+namespace sssp {
+
+// Before it: as bfs_queue_grid's; `frontier[2]` have n entries each.
+GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
+                                      uint32_t* const frontier[2]) {
+  uint32_t* ctl = grid.ctl;
+  const gq::ErrorFlag& err = grid.err;
+  if (grid.leader()) {
+    frontier[0][0] = source;
+    gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
+  }
+  auto emit = [&](uint32_t v, bool fresh, uint32_t level) {
+    push_vertex(frontier[level & 1], ctl + kBfsFrontier0 + level % 3, g.n, v, fresh, err);
+  };
+  auto drain = [&](uint32_t level, BfsCounts& c) {
+    const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
+    const uint32_t* cur = frontier[level & 1];
+    uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
+    for_each_warp_uniform(grid, count, [&](uint32_t i, bool live) {
+      expand(g, s, live ? cur[i] : 0u, live, level + 1, chunk_count, c, err, emit);
+    });
+  };
+  auto check = [](uint32_t) {};
+  BfsCounts c;
+  bfs_levels(grid, g, s, drain, emit, check, c);
+}
+
+}  // namespace sssp

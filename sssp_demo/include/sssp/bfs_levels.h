@@ -1,0 +1,184 @@
+// sssp/bfs_levels.h — what both level-synchronous BFS grid forms share (seed 001, Sec. V.B.a:
+// "at each level the current frontier is dequeued, outgoing neighbors are examined, and newly
+// visited vertices are marked and are enqueued into the next frontier"): the visit of one edge,
+// the neighbour expansion of a warp's vertices, the deferral of hubs, and the control words.
+//
+// Marking: depth[v] is claimed by one CAS from kUnvisited to the next level; the winner alone
+// writes parent[v] and emits v into the next frontier, so a vertex enters a frontier at most once
+// in the whole run. Relaxed order is enough: levels are separated by the grid barrier (grid.h),
+// whose fences order every write of a level before every read of the next.
+//
+// Expansion (Merrill et al.'s thread/warp/CTA split, "Scalable GPU Graph Traversal", PPoPP 2012,
+// with the CTA tier replaced by the grid): a vertex of at most kWarp edges is scanned by its own
+// lane; up to kHeavyDegree edges, by its whole warp; beyond, its edges are cut into chunks of
+// kChunk edges, appended to a chunk list, and scanned after the level's drain by the whole grid,
+// one chunk per warp (Kronecker hubs have 10^5 edges: one warp would serialise the level).
+// Every loop here is warp-uniform (all lanes present), so `emit` may use warp collectives.
+//
+// Control words after grid.h's (r = level): the frontier sizes C[r % 3] (filled in level r - 1,
+// read in r, cleared in r + 1 by the leader for level r + 2), the dequeue counts T[r % 3], the
+// chunk-list lengths H[r % 2].
+#pragma once
+#include "advance.h"
+
+namespace sssp {
+
+constexpr uint32_t kUnvisited = 0xFFFFFFFFu;  // depth and parent of a vertex not reached (-1 as int32)
+// Edges a warp scans for one vertex before the vertex goes to the grid instead; and the chunk the
+// grid's warps take (on the CPU build a warp is one lane: 32 edges, so the tests meet hubs too).
+constexpr uint32_t kHeavyDegree = 32u * kWarp;
+constexpr uint32_t kChunk = 32u * kWarp;
+
+enum BfsWord : uint32_t {
+  kBfsFrontier0 = kCtlFirstFree,      // C[3]: frontier sizes
+  kBfsTaken0 = kCtlFirstFree + 3,     // T[3]: vertices dequeued (queue form)
+  kBfsChunks0 = kCtlFirstFree + 6,    // H[2]: chunk-list lengths
+  kBfsWords = kCtlFirstFree + 8
+};
+
+struct BfsGraph {
+  const int64_t* indptr;
+  const int32_t* indices;
+  uint32_t n;
+};
+
+struct BfsState {
+  uint32_t* depth;     // [n] kUnvisited, but the source's 0
+  uint32_t* parent;    // [n] kUnvisited
+  uint64_t* chunks;    // chunk list (chunk << 32 | vertex), `chunk_cap` entries
+  uint32_t chunk_cap;
+  uint64_t* stats;     // levels, edges scanned, vertices expanded (added to)
+};
+
+// What one thread counts (added to BfsState::stats once, at the end).
+struct BfsCounts {
+  uint64_t edges = 0, expanded = 0;
+};
+
+// Edge k of u: claim its head for `level` if nobody has. Every lane calls `emit(v, fresh, level)`
+// together: fresh iff this lane won v (which then belongs to the frontier of depth `level`).
+template <class Emit>
+GQ_HD GQ_INLINE void visit_edge(const BfsGraph& g, const BfsState& s, uint32_t u, int64_t k, bool live,
+                                uint32_t level, BfsCounts& c, Emit& emit) {
+  bool fresh = false;
+  uint32_t v = 0;
+  if (live) {
+    ++c.edges;
+    v = (uint32_t)g.indices[k];
+    // A plain look first: most edges of a dense level meet a visited vertex, and a load is cheaper
+    // than a failed CAS.
+    if (gq::load<gq::mo::relaxed>(s.depth + v) == kUnvisited &&
+        gq::cas<gq::mo::relaxed>(s.depth + v, kUnvisited, level) == kUnvisited) {
+      gq::store<gq::mo::relaxed>(s.parent + v, u);
+      fresh = true;
+    }
+  }
+  emit(v, fresh, level);
+}
+
+// The neighbours of each lane's vertex u (`have`), claimed for `level` (u's depth + 1).
+template <class Emit>
+GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, uint32_t level,
+                            uint32_t* chunk_count, BfsCounts& c, const gq::ErrorFlag& err, Emit& emit) {
+  const int64_t begin = have ? g.indptr[u] : 0, end = have ? g.indptr[u + 1] : 0;
+  const int64_t deg = end - begin;
+  if (have) ++c.expanded;
+  // Hubs: their chunks go to the grid after the drain.
+  const bool heavy = deg > (int64_t)kHeavyDegree;
+  if (gq::ballot(kFullWarp, heavy)) {
+    const uint32_t nch = heavy ? (uint32_t)((deg + kChunk - 1) / kChunk) : 0u;
+    const uint32_t at = warp_append(chunk_count, nch, s.chunk_cap, err);
+    if (at != s.chunk_cap)
+      for (uint32_t j = 0; j < nch; ++j) s.chunks[at + j] = ((uint64_t)j << 32) | u;
+  }
+  // Small rows: each lane scans its own, all lanes stepping together.
+  const bool small = deg <= (int64_t)kWarp;
+  for (int64_t j = 0;; ++j) {
+    const bool live = small && j < deg;
+    if (!gq::ballot(kFullWarp, live)) break;
+    visit_edge(g, s, u, begin + j, live, level, c, emit);
+  }
+  // Medium rows: the warp scans them one after another, a lane per edge.
+  uint32_t mask = gq::ballot(kFullWarp, !small && !heavy);
+  while (mask) {
+    const uint32_t src = gq::first_lane(mask);
+    mask &= mask - 1u;
+    const uint32_t w = gq::shuffle(kFullWarp, u, src);
+    const int64_t b = (int64_t)gq::shuffle(kFullWarp, (uint64_t)begin, src);
+    const int64_t e = (int64_t)gq::shuffle(kFullWarp, (uint64_t)end, src);
+    for (int64_t k0 = b; k0 < e; k0 += kWarp) {
+      const int64_t k = k0 + gq::lane_id();
+      visit_edge(g, s, w, k, k < e, level, c, emit);
+    }
+  }
+}
+
+// The chunk phase: every warp of the grid takes chunks of the hubs deferred this level.
+template <class Emit>
+GQ_HD GQ_INLINE void expand_chunks(const Grid& grid, const BfsGraph& g, const BfsState& s, uint32_t nchunks,
+                                   uint32_t level, BfsCounts& c, Emit& emit) {
+  const uint32_t warp = grid.rank() / kWarp, warps = grid.size() / kWarp;
+  for (uint32_t i = warp; i < nchunks; i += warps) {
+    const uint64_t item = s.chunks[i];
+    const uint32_t u = (uint32_t)item;
+    const int64_t b = g.indptr[u] + (int64_t)(item >> 32) * kChunk;
+    const int64_t e = g.indptr[u + 1] < b + (int64_t)kChunk ? g.indptr[u + 1] : b + (int64_t)kChunk;
+    for (int64_t k0 = b; k0 < e; k0 += kWarp) {
+      const int64_t k = k0 + gq::lane_id();
+      visit_edge(g, s, u, k, k < e, level, c, emit);
+    }
+  }
+}
+
+// Warp-wide sum of `x` added to `*word` by one lane (every lane calls it together).
+GQ_HD GQ_INLINE void warp_add(uint32_t* word, uint32_t x) {
+  const uint32_t total = gq::shuffle(kFullWarp, warp_inclusive_sum(x), kWarp - 1);
+  if (gq::lane_id() == kWarp - 1 && total) gq::fetch_add<gq::mo::relaxed>(word, total);
+}
+
+// The lanes with `pred` counted into `*word` by one lane (every lane calls it together).
+GQ_HD GQ_INLINE void warp_count(uint32_t* word, bool pred) {
+  const uint32_t m = gq::ballot(kFullWarp, pred);
+  if (m && gq::lane_id() == gq::first_lane(m)) gq::fetch_add<gq::mo::relaxed>(word, gq::popcount(m));
+}
+
+GQ_HD GQ_INLINE void add_counts(const BfsState& s, const BfsCounts& c) {
+  if (c.edges) gq::fetch_add<gq::mo::relaxed>(s.stats + 1, c.edges);
+  if (c.expanded) gq::fetch_add<gq::mo::relaxed>(s.stats + 2, c.expanded);
+}
+
+// The level loop both forms run. `drain(level, counts)` expands the frontier of depth `level`
+// (its vertices get `level + 1` neighbours), emitting into the next one and counting it in
+// C[(level + 1) % 3]; `emit` is what the chunk phase emits through (the same). `check(level)` runs on the
+// leader after the level is done (the queue form's no-loss check). Every decision is read by all
+// threads from the same word after a barrier, so all leave together.
+template <class Drain, class Emit, class Check>
+GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, Drain drain, Emit& emit,
+                             Check check, BfsCounts& c) {
+  uint32_t* ctl = grid.ctl;
+  bool go = grid.sync();  // the caller's seeding of level 0 is visible
+  uint32_t level = 0;
+  while (go) {
+    if (gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3) == 0u) break;
+    if (grid.leader()) {  // words nobody touches in this level (see the header)
+      gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0 + (level + 2) % 3, 0u);
+      gq::store<gq::mo::relaxed>(ctl + kBfsTaken0 + (level + 1) % 3, 0u);
+      gq::store<gq::mo::relaxed>(ctl + kBfsChunks0 + (level + 1) % 2, 0u);
+    }
+    drain(level, c);
+    if (!grid.sync()) break;
+    const uint32_t nchunks = gq::load<gq::mo::relaxed>(ctl + kBfsChunks0 + level % 2);
+    if (nchunks) {
+      expand_chunks(grid, g, s, nchunks, level + 1, c, emit);
+      if (!grid.sync()) break;
+    }
+    if (grid.leader()) {
+      check(level);
+      gq::fetch_add<gq::mo::relaxed>(s.stats + 0, 1ull);
+    }
+    ++level;
+  }
+  add_counts(s, c);
+}
+
+}  // namespace sssp

@@ -1,0 +1,38 @@
+// kernels/bfs.cu — level-synchronous BFS on the GPU: the queue-driven form (sssp/bfs_queue.h, one
+// build per queue kind, GQ_QUEUE_KIND) and the frontier-compaction baseline (sssp/bfs_compaction.h,
+// in every build). Each run is ONE persistent kernel launched with no more blocks than are
+// resident (sssp_demo/bfs.py asks the occupancy API), its levels separated by the software grid
+// barrier of sssp/grid.h. Kernels take plain scalars and pointers so CuPy can launch them.
+#include <sssp/bfs_compaction.h>
+#include <sssp/bfs_queue.h>
+
+extern "C" __global__ void bfs_queue_words(uint64_t capacity, uint64_t threads, uint64_t* out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) *out = gq::Queue::words(capacity, threads);
+}
+
+extern "C" __global__ void bfs_queue_init(uint64_t* base, uint64_t words, uint64_t capacity, uint64_t threads) {
+  const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += step)
+    base[i] = gq::Queue::initial_word(i, capacity, threads);
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    bfs_queue(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
+              uint32_t* parent, uint64_t* chunks, uint32_t chunk_cap, uint64_t* stats, uint32_t* ctl, uint64_t* q0,
+              uint64_t* q1, uint64_t capacity, uint32_t* err_words) {
+  __shared__ uint32_t verdict;
+  const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  const sssp::BfsState s{depth, parent, chunks, chunk_cap, stats};
+  sssp::bfs_queue_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, sssp::BfsQueues{{q0, q1}, capacity});
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    bfs_compaction(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
+                   uint32_t* parent, uint64_t* chunks, uint32_t chunk_cap, uint64_t* stats, uint32_t* ctl,
+                   uint32_t* f0, uint32_t* f1, uint32_t* err_words) {
+  __shared__ uint32_t verdict;
+  const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  const sssp::BfsState s{depth, parent, chunks, chunk_cap, stats};
+  uint32_t* const frontier[2] = {f0, f1};
+  sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, frontier);
+}
