@@ -50,6 +50,7 @@ CPU_CHUNK = 32                # ... and on the CPU build (a warp is one lane the
 #: The compaction baseline is built into every queue kind's module; this one is used for it.
 COMPACTION_KIND = "glfq"
 SITE_FRONTIER = 31            # gq::kSiteFrontier
+ABORT_WORD = 2                # sssp::kAbort
 STAT_NAMES = ("levels", "edges_scanned", "vertices_expanded")
 
 
@@ -239,10 +240,12 @@ class CudaBfs:
     repeated runs (the benchmark's) time the search, not the allocation. `run` queues on the
     current stream: reset depth and parent, initialise the queues, the persistent kernel."""
 
-    def __init__(self, g: DeviceGraph, algorithm: str, queue: str = "glfq"):
+    def __init__(self, g: DeviceGraph, algorithm: str, queue: str = "glfq", budget_s: float | None = None):
         import cupy
 
         self.g, self.algorithm, self.queue = g, algorithm, queue
+        self.budget_s = budget_s
+        self.budget_ns = np.uint64(int(budget_s * 1e9) if budget_s else 0)
         self.kind_id = QUEUES[queue if algorithm == "queue" else COMPACTION_KIND].kind_id
         self.name = "bfs_queue" if algorithm == "queue" else "bfs_compaction"
         mod = cuda_module(self.kind_id)
@@ -287,16 +290,23 @@ class CudaBfs:
         if self.algorithm == "queue":
             for q in self.queues:
                 self.init((self.init_blocks,), (BLOCK,), (q, u64(self.words), u64(self.capacity), u64(self.threads)))
-            self.fn((self.blocks,), (BLOCK,), (*graph, self.queues[0], self.queues[1], u64(self.capacity), self.err))
+            self.fn((self.blocks,), (BLOCK,), (*graph, self.queues[0], self.queues[1], u64(self.capacity),
+                                               self.budget_ns, self.err))
         else:
-            self.fn((self.blocks,), (BLOCK,), (*graph, self.frontier[0], self.frontier[1], self.err))
+            self.fn((self.blocks,), (BLOCK,), (*graph, self.frontier[0], self.frontier[1], self.budget_ns, self.err))
 
     def check(self, source: int) -> dict:
         """Raise if the run's error flag is up; its stats (synchronises)."""
         kernel = f"{self.name}[cuda{', ' + self.queue if self.algorithm == 'queue' else ''}]"
         _raise(self.err.get(), kernel, f"{self.g.n} vertices, {self.g.m} edges, source {source}, "
                                        f"{self.blocks} blocks x {BLOCK}", self.queue, self.capacity)
-        return dict(zip(STAT_NAMES, (int(x) for x in self.stats.get())))
+        stats = dict(zip(STAT_NAMES, (int(x) for x in self.stats.get())))
+        if int(self.ctl.get()[ABORT_WORD]):
+            from .grid_forms import OverBudget
+
+            raise OverBudget(f"{kernel}: stopped after its time budget of {self.budget_s:g} s "
+                             f"({stats['levels']:,} levels done)")
+        return stats
 
     def run(self, source: int):
         """One run: (depth, parent) as CuPy int32 arrays, and the stats dict."""
@@ -318,6 +328,8 @@ class CudaBfs:
             end.synchronize()
             if i >= warmup:
                 times.append(cupy.cuda.get_elapsed_time(start, end))
+            elif i == warmup - 1:
+                self.check(source)  # a failed or over-budget warm-up ends it here
         self.check(source)
         return times
 
@@ -346,11 +358,12 @@ def reference_depth(indptr, indices, n: int, source: int) -> np.ndarray:
     return depth.astype(np.int32)
 
 
-def check_bfs(indptr, indices, n: int, source: int, depth, parent) -> list[str]:
+def check_bfs(indptr, indices, n: int, source: int, depth, parent, edges: bool = True) -> list[str]:
     """Problems with a BFS result, found without a reference search (Graph500's checks): the
     source has depth 0 and no parent; every reached vertex but the source has a parent of depth
     one less with an edge parent -> vertex; no edge leaves a reached vertex for an unreached one
-    or for one more than one level deeper. Together these make every depth the hop distance."""
+    or for one more than one level deeper. Together these make every depth the hop distance.
+    `edges=False` skips the look-up of the parent edges (a sort-sized search on large graphs)."""
     indptr = np.asarray(indptr, np.int64)
     indices = np.asarray(indices, np.int64)
     depth = np.asarray(depth, np.int64)
@@ -375,7 +388,7 @@ def check_bfs(indptr, indices, n: int, source: int, depth, parent) -> list[str]:
     if wrong.any():
         problems.append(f"{int(wrong.sum())} parents not one level up, e.g. vertex {int(v[wrong][0])}")
     tails = np.repeat(np.arange(n, dtype=np.int64), np.diff(indptr))
-    if len(v):
+    if edges and len(v):
         # the edge p -> v exists: look its key up among the edges' keys (sorted already where every
         # row's columns are)
         keys = tails * n + indices

@@ -48,6 +48,7 @@ struct BfsState {
   uint64_t* chunks;    // chunk list (chunk << 32 | vertex), `chunk_cap` entries
   uint32_t chunk_cap;
   uint64_t* stats;     // levels, edges scanned, vertices expanded (added to)
+  uint64_t budget_ns;  // 0: none; else the leader stops the grid (kAbort) once a level ends past it
 };
 
 // What one thread counts (added to BfsState::stats once, at the end).
@@ -156,6 +157,7 @@ template <class Drain, class Emit, class Check>
 GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, Drain drain, Emit& emit,
                              Check check, BfsCounts& c) {
   uint32_t* ctl = grid.ctl;
+  const uint64_t started = grid.leader() && s.budget_ns ? grid.now_ns() : 0;
   bool go = grid.sync();  // the caller's seeding of level 0 is visible
   uint32_t level = 0;
   while (go) {
@@ -175,6 +177,7 @@ GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState
     if (grid.leader()) {
       check(level);
       gq::fetch_add<gq::mo::relaxed>(s.stats + 0, 1ull);
+      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
     }
     ++level;
   }
