@@ -62,7 +62,7 @@ def describe_backend(requested: str) -> tuple[str, str]:
 
 
 @click.command()
-@click.argument("scene_path", metavar="SCENE.toml", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("scene_path", metavar="SCENE", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG to write [default: <scene name>.png in the current folder].")
 @click.option("--width", type=int, default=None, help=f"Image width, 1..{MAX_IMAGE_SIDE} [default: the scene's].")
@@ -75,12 +75,16 @@ def describe_backend(requested: str) -> tuple[str, str]:
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 @click.option("--threads", type=int, default=None, help="CPU worker threads, or GPU threads [default: chosen to fit].")
 @click.option("--aov", "aov_text", default=None,
-              help="Also write first-hit arrays beside the PNG, comma-separated: depth, normal, id "
-                   "(<name>.depth.npy, ...).")
+              help="Also write first-hit arrays beside the PNG, comma-separated: depth, normal, id, prim "
+                   "(<name>.depth.npy, ...; prim: a triangle's face index in its mesh).")
 @click.option("--accel", default="bvh", show_default=True,
               help="bvh (a bounding volume hierarchy) or none (test every primitive: the reference).")
-def render(scene_path, output, width, height, spp, renderer, queue, tiles, backend, threads, aov_text, accel) -> int:
-    """Render SCENE.toml to a PNG and report rays per second."""
+@click.option("--mesh-build", default="sah", show_default=True,
+              help="How the triangle BVH is built: sah (binned SAH, host) or lbvh (Karras; on the GPU with "
+                   "the cuda backend).")
+def render(scene_path, output, width, height, spp, renderer, queue, tiles, backend, threads, aov_text, accel,
+           mesh_build) -> int:
+    """Render SCENE (a TOML scene file, or a .glb/.gltf model) to a PNG and report rays per second."""
     from raytrace.image import parse_aov_list, to_srgb8, write_aovs, write_png
 
     # 1. What can be checked without the scene: no file is read yet, nothing is allocated.
@@ -112,8 +116,9 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
     used, said = describe_backend(backend)
     opts = rt.RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
                             tiles=(tx, ty), backend=used, threads=threads, aov=bool(aovs), accel=accel,
-                            **({"queue": queue} if queue is not None else {}))
+                            mesh_build=mesh_build, **({"queue": queue} if queue is not None else {}))
     rt.validate_options(opts)
+    report_skipped(scene)
 
     # 3. The render.
     how = f"{renderer} renderer" + (f" on {opts.queue}" if renderer == "queue" else "")
@@ -151,6 +156,13 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
     return 0
 
 
+def report_skipped(scene) -> None:
+    """One note per mesh that had faces of zero area (they are left out; they could not be hit)."""
+    for field, count in getattr(scene, "skipped", ()):
+        click.echo(f"gq: note: {scene.path}: {field}: skipped {count:,} degenerate triangle{'s' if count != 1 else ''}",
+                   err=True)
+
+
 @click.group()
 def bench() -> None:
     """Measure what the queues drive, against their baselines."""
@@ -173,11 +185,17 @@ def bench() -> None:
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Bar chart PNG [default: the JSON's name with .png].")
 @click.option("--accel", default="bvh", show_default=True, help="bvh, or none (every primitive per ray).")
+@click.option("--rays", "rays_mode", default="all", show_default=True,
+              help="all (primary, reflection and shadow rays), or primary (each sample traces its primary "
+                   "ray only: no reflections, no shadow rays; MRays/s is primary rays per second).")
+@click.option("--mesh-build", default="sah", show_default=True, help="Triangle BVH build: sah or lbvh.")
 def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats, warmup, json_out, chart,
-                 accel) -> int:
+                 accel, rays_mode, mesh_build) -> int:
     """Rays per second of the queue renderer on each queue vs the compaction baseline."""
-    from raytrace.bench import run_bench, write_bench
+    from raytrace.bench import RAY_MODES, run_bench, write_bench
 
+    if rays_mode not in RAY_MODES:
+        raise GQError(f"--rays: unknown mode {rays_mode!r}; allowed: {', '.join(RAY_MODES)}")
     check_range("--width", width, 1, MAX_IMAGE_SIDE)
     check_range("--height", height, 1, MAX_IMAGE_SIDE)
     check_range("--spp", spp, 1, MAX_SPP)
@@ -212,7 +230,8 @@ def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats,
                 shown = target
 
         result = run_bench(scene_paths, width, height, spp, backend, queues, repeats=repeats, warmup=warmup,
-                           accel=accel, progress=progress, on_row=lambda rec: write_bench(rec, json_out))
+                           accel=accel, rays=rays_mode, mesh_build=mesh_build, progress=progress,
+                           on_row=lambda rec: write_bench(rec, json_out))
 
     print_bench_table(result["rows"])
     note = write_bench(result, json_out, chart)

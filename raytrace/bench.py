@@ -26,12 +26,15 @@ from queues_cuda.queues import QUEUES
 from queues_cuda.files import write_file_atomically
 
 BASELINE = "compaction"
+# all: the scene as it is; primary: every sample traces its primary ray only (max_depth 0, no
+# lights, so no shadow rays): the first-hit speed of the traversal, in primary rays per second.
+RAY_MODES = ("all", "primary")
 PLOT_HINT = "pip install 'gpu-queues[plot]'"
 
 
 def run_bench(scene_paths, width: int | None, height: int | None, spp: int | None, backend: str = "auto",
-              queues=None, repeats: int = 5, warmup: int = 1, accel: str = "bvh",
-              progress: Callable[[float, str], None] | None = None,
+              queues=None, repeats: int = 5, warmup: int = 1, accel: str = "bvh", rays: str = "all",
+              mesh_build: str = "sah", progress: Callable[[float, str], None] | None = None,
               on_row: Callable[[dict], None] | None = None) -> dict:
     """Render every scene with the compaction baseline and the queue renderer on each queue.
 
@@ -43,9 +46,13 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
     Every input is checked, and every scene loaded, before the first render starts.
     """
     # Imported here: the renderer pulls in its native build, which `gq --help` should not pay for.
+    import dataclasses
+
     from raytrace.render import RenderOptions, render, validate_options
     from raytrace.scene import load_scene
 
+    if rays not in RAY_MODES:
+        raise GQError(f"--rays: unknown mode {rays!r}; allowed: {', '.join(RAY_MODES)}")
     if repeats < 1:
         raise GQError(f"--repeats must be at least 1, got {repeats}")
     if warmup < 0:
@@ -64,12 +71,15 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
     plan = []  # (path, scene, options) in the order they run
     for path in scene_paths:
         scene = load_scene(path).with_image(width=width, height=height, spp=spp)
+        if rays == "primary":
+            scene = dataclasses.replace(scene, max_depth=0, lights=np.zeros((0, 6), np.float32))
         # The renderer's default tiling, cut down where the image is smaller than it in an axis
         # (a quick benchmark on a tiny image should not fail on a setting the user never gave).
         tiles = tuple(min(t, side) for t, side in zip(RenderOptions.tiles, (scene.width, scene.height)))
         for renderer, queue in [(BASELINE, None)] + [("queue", q) for q in names]:
             opts = RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
-                                 tiles=tiles, backend=used, accel=accel, **({"queue": queue} if queue else {}))
+                                 tiles=tiles, backend=used, accel=accel, mesh_build=mesh_build,
+                                 **({"queue": queue} if queue else {}))
             validate_options(opts)
             plan.append((path, scene, opts))
 
@@ -77,7 +87,8 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
         "scenes": [str(p) for p in scene_paths],
         "width": width, "height": height, "spp": spp,
         "backend": backend, "backend_used": used,
-        "queues": names, "repeats": repeats, "warmup": warmup, "accel": accel,
+        "queues": names, "repeats": repeats, "warmup": warmup, "accel": accel, "rays": rays,
+        "mesh_build": mesh_build,
         "timing": f"median of {repeats} measured renders after {warmup} warm-up; "
                   "CUDA events on the GPU, wall clock on the CPU; compilation excluded",
     }
@@ -137,6 +148,8 @@ def _row(path: Path, scene, opts, results: list) -> dict:
         "queue": opts.queue if opts.renderer != BASELINE else None,
         "backend": results[-1].backend,
         "accel": opts.accel,
+        "mesh_build": opts.mesh_build,
+        "triangles": int(len(getattr(scene, "triangles", ()))),
         "threads": int(results[-1].threads),
         "mrays_per_s": _spread(mrays),
         "seconds": _spread(seconds),

@@ -30,7 +30,7 @@ def cpu_library(kind_id: int) -> ctypes.CDLL:
                                     include_dirs=INCLUDE_DIRS)
     lib = ctypes.CDLL(str(target))
     u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
-    scene = [p, u32, p, p, u32, p, p, p, p, u32, p, u32, u32, u32, u32, u32]  # RT_SCENE_ARGS
+    scene = [p, u32, p, p, u32, p, p, p, p, u32, p, u32, p, u32, p, u32, u32, u32, u32, u32]  # RT_SCENE_ARGS
     lib.rt_queue_words.restype = u64
     lib.rt_queue_words.argtypes = [u64, u64]
     lib.rt_cpu_compaction.restype = u32
@@ -38,7 +38,7 @@ def cpu_library(kind_id: int) -> ctypes.CDLL:
     lib.rt_cpu_tiles.restype = u32
     lib.rt_cpu_tiles.argtypes = scene + [p, p, u64, u64, u32, u32, u32, p, p, p]
     lib.rt_cpu_aov.restype = None
-    lib.rt_cpu_aov.argtypes = scene + [u32, p, p, p]
+    lib.rt_cpu_aov.argtypes = scene + [u32, p, p, p, p]
     return lib
 
 

@@ -3,7 +3,8 @@
 A binary tree of axis-aligned boxes, built top-down by splitting each node's primitives at the
 median centroid along the widest centroid axis (a "median split" BVH; Wald et al., "Ray Tracing
 Deformable Scenes using Dynamic Bounding Volume Hierarchies", 2007, for the layout). Unbounded
-primitives (planes) stay out of the tree and are tested on every ray. The build is deterministic
+primitives (planes) stay out of the tree and are tested on every ray. Mesh rows are in neither:
+their triangles have a hierarchy of their own (include/rt/mesh_bvh.h). The build is deterministic
 (stable sorts, no randomness), so every backend traverses the same tree.
 
 Layout read by include/rt/bvh.h, one node per row of 8 float32 words:
@@ -27,7 +28,7 @@ MAX_DEPTH = 48  # rt/bvh.h's traversal stack holds this many pending nodes
 # would miss.
 PAD = 1e-4
 
-SPHERE, PLANE, BOX, QUAD = 0, 1, 2, 3
+SPHERE, PLANE, BOX, QUAD, MESH = 0, 1, 2, 3, 4
 
 
 @dataclass(frozen=True)
@@ -58,11 +59,13 @@ def prim_bounds(prims: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def build(prims: np.ndarray) -> Bvh:
     lo, hi = prim_bounds(prims)
-    bounded = np.flatnonzero(np.isfinite(lo).all(axis=1) & np.isfinite(hi).all(axis=1))
-    unbounded = np.flatnonzero(~np.isin(np.arange(len(lo)), bounded)).astype(np.uint32)
+    mesh = np.asarray(prims)[:, 0].astype(int) == MESH
+    bounded = np.flatnonzero(np.isfinite(lo).all(axis=1) & np.isfinite(hi).all(axis=1) & ~mesh)
+    unbounded = np.flatnonzero(~np.isin(np.arange(len(lo)), bounded) & ~mesh).astype(np.uint32)
     if len(bounded) == 0:
         return Bvh(np.zeros((0, 8), np.float32), np.zeros(0, np.uint32), unbounded, 0)
-    lo[unbounded], hi[unbounded] = 0.0, 0.0  # never part of the tree; keeps the arithmetic finite
+    lo[~np.isin(np.arange(len(lo)), bounded)] = 0.0  # never part of the tree; keeps the arithmetic finite
+    hi[~np.isin(np.arange(len(hi)), bounded)] = 0.0
     pad = PAD * np.maximum(1.0, np.maximum(np.abs(lo), np.abs(hi)).max(axis=1, keepdims=True))
     lo, hi = lo - pad, hi + pad
     centre = (lo + hi) / 2

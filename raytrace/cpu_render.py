@@ -28,7 +28,7 @@ def _p(a: np.ndarray) -> int:
 def scene_args(a: SceneArrays, opts: RenderOptions) -> tuple:
     return (_p(a.prims), len(a.prims), _p(a.materials), _p(a.lights), a.nlights, _p(a.world), _p(a.camera),
             _p(a.nodes), _p(a.bvh_index), a.nnodes, _p(a.unbounded), a.nunbounded,
-            opts.width, opts.height, opts.spp, a.max_depth)
+            _p(a.mesh_nodes), a.nmesh_nodes, _p(a.tris), a.ntris, opts.width, opts.height, opts.spp, a.max_depth)
 
 
 def tile_layout(lib, opts: RenderOptions, threads: int) -> tuple[int, int, int]:
@@ -73,8 +73,9 @@ def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=No
         depth = np.empty(pixels, np.float32)
         normal = np.empty((pixels, 3), np.float32)
         ids = np.empty(pixels, np.int32)
-        lib.rt_cpu_aov(*args, threads, _p(depth), _p(normal), _p(ids))
-        aov = aov_arrays(depth, normal, ids, opts)
+        faces = np.empty(pixels, np.int32)
+        lib.rt_cpu_aov(*args, threads, _p(depth), _p(normal), _p(ids), _p(faces))
+        aov = aov_arrays(depth, normal, ids, faces, opts)
     rays = dict(zip(("primary", "reflection", "shadow"), (int(x) for x in counts)))
     return RenderResult(image=image, rays=rays, seconds=seconds, backend="cpu", renderer=opts.renderer,
                         queue=opts.queue if opts.renderer == "queue" else None, nonfinite=nonfinite, aov=aov,

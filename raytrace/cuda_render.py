@@ -34,10 +34,11 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
 
     mod = cuda_module(kind.kind_id)
     d = {name: cupy.asarray(getattr(a, name))
-         for name in ("prims", "materials", "lights", "world", "camera", "nodes", "bvh_index", "unbounded")}
+         for name in ("prims", "materials", "lights", "world", "camera", "nodes", "bvh_index", "unbounded",
+                      "mesh_nodes", "tris")}
     args = (d["prims"], u32(len(a.prims)), d["materials"], d["lights"], u32(a.nlights), d["world"], d["camera"],
             d["nodes"], d["bvh_index"], u32(a.nnodes), d["unbounded"], u32(a.nunbounded),
-            u32(opts.width), u32(opts.height), u32(opts.spp), u32(a.max_depth))
+            d["mesh_nodes"], u32(a.nmesh_nodes), d["tris"], u32(a.ntris), u32(opts.width), u32(opts.height), u32(opts.spp), u32(a.max_depth))
     pixels = opts.width * opts.height
     pool = cupy.zeros((pixels, 16), cupy.float32)
     done = cupy.zeros(1, cupy.uint64)
@@ -103,8 +104,9 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         depth = cupy.empty(pixels, cupy.float32)
         normal = cupy.empty((pixels, 3), cupy.float32)
         ids = cupy.empty(pixels, cupy.int32)
-        mod.get_function("rt_aov")(_grid(pixels), (BLOCK,), (*args, depth, normal, ids))
-        aov = aov_arrays(depth.get(), normal.get(), ids.get(), opts)
+        faces = cupy.empty(pixels, cupy.int32)
+        mod.get_function("rt_aov")(_grid(pixels), (BLOCK,), (*args, depth, normal, ids, faces))
+        aov = aov_arrays(depth.get(), normal.get(), ids.get(), faces.get(), opts)
     return RenderResult(image=image, rays=rays, seconds=seconds, backend="cuda",
                         renderer=opts.renderer, queue=opts.queue if opts.renderer == "queue" else None,
                         nonfinite=nonfinite, aov=aov, threads=threads)

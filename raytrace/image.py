@@ -15,10 +15,11 @@ from queues_cuda.errors import GQError
 from queues_cuda.files import write_file_atomically
 
 # The arrays `--aov` can ask for, in the order they are written.
-AOV_NAMES = ("depth", "normal", "id")
+AOV_NAMES = ("depth", "normal", "id", "prim")
 
 # dtype and trailing shape of each AOV array (after [H, W]); see write_aovs.
-_AOV_LAYOUT = {"depth": (np.float32, ()), "normal": (np.float32, (3,)), "id": (np.int32, ())}
+_AOV_LAYOUT = {"depth": (np.float32, ()), "normal": (np.float32, (3,)), "id": (np.int32, ()),
+               "prim": (np.int32, ())}
 
 
 def to_srgb8(image: np.ndarray) -> np.ndarray:
@@ -59,7 +60,8 @@ def write_png(path: str | os.PathLike, rgb8: np.ndarray) -> Path:
 
 
 def aov_paths(png_path: str | os.PathLike) -> dict[str, Path]:
-    """Where the AOVs of ``out.png`` go: ``out.depth.npy``, ``out.normal.npy``, ``out.id.npy``."""
+    """Where the AOVs of ``out.png`` go: ``out.depth.npy``, ``out.normal.npy``, ``out.id.npy``,
+    ``out.prim.npy``."""
     png_path = Path(png_path)
     return {name: png_path.with_name(f"{png_path.stem}.{name}.npy") for name in AOV_NAMES}
 
@@ -69,7 +71,10 @@ def write_aovs(png_path: str | os.PathLike, aov: dict) -> list[Path]:
 
     depth: float32 [H, W], distance along the primary ray to the first hit, inf where nothing hit.
     normal: float32 [H, W, 3], the shading normal at the first hit (zero where nothing hit).
-    id: int32 [H, W], the index of the object hit first, -1 where nothing hit.
+    id: int32 [H, W], the index of the object hit first, -1 where nothing hit (for a triangle:
+        the object id of its mesh).
+    prim: int32 [H, W], for a triangle hit its face index within its mesh (the face order of the
+        file or generator, counting faces skipped as degenerate), -1 for any other hit or none.
     Only the names present in ``aov`` are written; the caller passes the ones the user asked for.
     """
     unknown = sorted(set(aov) - set(AOV_NAMES))

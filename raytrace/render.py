@@ -20,6 +20,7 @@ from queues_cuda.backend import BACKENDS, resolve
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
 
+from . import mesh_accel
 from .bvh import Bvh
 from .bvh import build as build_bvh
 from .scene import MAX_IMAGE_SIDE, MAX_SPP
@@ -28,6 +29,8 @@ RENDERERS = ("queue", "compaction")
 # How rays find primitives: a BVH (raytrace/bvh.py), or every primitive in turn (the reference
 # the BVH must agree with bit for bit).
 ACCELS = ("bvh", "none")
+# Which build makes the triangle hierarchy (raytrace/mesh_accel.py); the same traversal reads both.
+MESH_BUILDS = mesh_accel.BUILDERS
 
 
 def parse_tiles(text: str) -> tuple[int, int]:
@@ -52,6 +55,7 @@ class RenderOptions:
     threads: int | None = None
     aov: bool = False
     accel: str = "bvh"
+    mesh_build: str = "sah"
 
 
 def validate_options(opts: RenderOptions) -> None:
@@ -66,6 +70,8 @@ def validate_options(opts: RenderOptions) -> None:
         raise GQError(f"--queue: unknown queue {opts.queue!r}; allowed: {', '.join(QUEUES)}")
     if opts.accel not in ACCELS:
         raise GQError(f"--accel: unknown acceleration {opts.accel!r}; allowed: {', '.join(ACCELS)}")
+    if opts.mesh_build not in MESH_BUILDS:
+        raise GQError(f"--mesh-build: unknown build {opts.mesh_build!r}; allowed: {', '.join(MESH_BUILDS)}")
     if opts.backend not in BACKENDS:
         raise GQError(f"--backend: unknown backend {opts.backend!r}; allowed: {', '.join(BACKENDS)}")
     tx, ty = opts.tiles
@@ -87,7 +93,7 @@ class RenderResult:
     renderer: str
     queue: str | None            # None for the compaction baseline
     nonfinite: int               # sample contributions that were NaN or infinite, dropped
-    aov: dict | None = None      # {"depth": [H, W], "normal": [H, W, 3], "id": [H, W] int32}
+    aov: dict | None = None      # {"depth": [H, W], "normal": [H, W, 3], "id", "prim": [H, W] int32}
     threads: int = 0             # workers: CPU threads, or GPU threads of the main kernel
 
     @property
@@ -115,28 +121,40 @@ class SceneArrays:
     bvh_index: np.ndarray        # uint32, at least one entry
     unbounded: np.ndarray        # uint32, at least one entry
     nunbounded: int
+    mesh_nodes: np.ndarray       # triangle BVH rows (rt/mesh_bvh.h); at least one row, nmesh_nodes may be 0
+    nmesh_nodes: int
+    tris: np.ndarray             # float32 [T, 12], leaf order with a BVH; at least one row, ntris may be 0
+    ntris: int
 
     @classmethod
-    def of(cls, scene, width: int, height: int, accel: str = "bvh") -> "SceneArrays":
+    def of(cls, scene, width: int, height: int, accel: str = "bvh", mesh_build: str = "sah",
+           backend: str = "cpu") -> "SceneArrays":
         f32 = lambda a: np.ascontiguousarray(a, dtype=np.float32)  # noqa: E731
         # Kernels get a valid pointer even for an empty array; the count says how much is real.
         some = lambda a, shape: a if len(a) else np.zeros(shape, a.dtype)  # noqa: E731
         lights = f32(scene.lights).reshape(-1, 6)
         tree = build_bvh(scene.prims) if accel == "bvh" else Bvh(np.zeros((0, 8), np.float32),
                                                                  np.zeros(0, np.uint32), np.zeros(0, np.uint32), 0)
+        tris = getattr(scene, "triangles", np.zeros((0, mesh_accel.TRI_FLOATS), np.float32))
+        mesh_nodes = np.zeros((0, mesh_accel.NODE_FLOATS), np.float32)
+        if len(tris) and accel == "bvh":
+            built = mesh_accel.cached_build(tris, mesh_build, backend)
+            mesh_nodes, tris = built.nodes, built.tris
         return cls(prims=f32(scene.prims), materials=f32(scene.materials),
                    lights=some(lights, (1, 6)), nlights=len(lights),
                    world=f32(list(scene.background) + list(scene.ambient)),
                    camera=f32(scene.camera.basis(width, height)), max_depth=int(scene.max_depth),
                    nodes=some(tree.nodes, (1, 8)), nnodes=len(tree.nodes), bvh_index=some(tree.index, (1,)),
-                   unbounded=some(tree.unbounded, (1,)), nunbounded=len(tree.unbounded))
+                   unbounded=some(tree.unbounded, (1,)), nunbounded=len(tree.unbounded),
+                   mesh_nodes=some(mesh_nodes, (1, mesh_accel.NODE_FLOATS)), nmesh_nodes=len(mesh_nodes),
+                   tris=some(f32(tris), (1, mesh_accel.TRI_FLOATS)), ntris=len(tris))
 
 
 def render(scene, opts: RenderOptions, progress=None) -> RenderResult:
     """Render `scene` with `opts`; `progress(fraction)` is called from this thread as work ends."""
     validate_options(opts)
     backend = resolve(opts.backend)
-    arrays = SceneArrays.of(scene, opts.width, opts.height, opts.accel)
+    arrays = SceneArrays.of(scene, opts.width, opts.height, opts.accel, opts.mesh_build, backend)
     kind = QUEUES[opts.queue]
     if backend == "cuda":
         from .cuda_render import render_cuda as run
@@ -163,9 +181,12 @@ def finish(pool, opts: RenderOptions):
     return image, nonfinite
 
 
-def aov_arrays(depth: np.ndarray, normal: np.ndarray, ids: np.ndarray, opts: RenderOptions) -> dict:
-    """The first-hit arrays as `--aov` writes them: depth inf where nothing was hit."""
+def aov_arrays(depth: np.ndarray, normal: np.ndarray, ids: np.ndarray, faces: np.ndarray,
+               opts: RenderOptions) -> dict:
+    """The first-hit arrays as `--aov` writes them: depth inf where nothing was hit; `prim` the
+    face index of the triangle hit within its mesh (-1 where the hit is no triangle)."""
     depth = np.where(ids < 0, np.float32(np.inf), depth).astype(np.float32)
     return {"depth": depth.reshape(opts.height, opts.width),
             "normal": normal.reshape(opts.height, opts.width, 3).astype(np.float32),
-            "id": ids.reshape(opts.height, opts.width).astype(np.int32)}
+            "id": ids.reshape(opts.height, opts.width).astype(np.int32),
+            "prim": faces.reshape(opts.height, opts.width).astype(np.int32)}

@@ -15,9 +15,13 @@ material index (a row of `Scene.materials`), then the parameters, zeros in unuse
     plane   unit normal x y z, offset d (dot(normal, p) = d on the plane)
     box     min x y z, max x y z              (axis-aligned, min < max in every axis)
     quad    corner x y z, u x y z, v x y z    (parallelogram corner + a u + b v, a, b in [0, 1])
+    mesh    bounds min x y z, max x y z       (never hit itself: its triangles are in
+                                               `Scene.triangles`, rows made by raytrace/meshes.py)
 
 Object ids: the row of an object in `Scene.prims` is its id (the renderer's id AOV writes it).
-Rows are all spheres in file order, then all planes, then all boxes, then all quads.
+Rows are all spheres in file order, then all planes, then all boxes, then all quads, then all
+meshes. A glTF/GLB file is a scene by itself (load_scene on a .glb or .gltf): one mesh row per
+node that holds a mesh, a default camera framing the bounds and one default light.
 """
 
 from __future__ import annotations
@@ -47,7 +51,8 @@ PRIM_SPHERE = 0
 PRIM_PLANE = 1
 PRIM_BOX = 2
 PRIM_QUAD = 3
-PRIM_KINDS = ("sphere", "plane", "box", "quad")  # indexed by the PRIM_* value
+PRIM_MESH = 4
+PRIM_KINDS = ("sphere", "plane", "box", "quad", "mesh")  # indexed by the PRIM_* value
 PRIM_COLUMNS = 12
 MATERIAL_COLUMNS = 4  # diffuse r, g, b, reflectivity
 LIGHT_COLUMNS = 6  # position x, y, z, intensity r, g, b
@@ -122,6 +127,10 @@ class Scene:
     materials: np.ndarray  # float32 [M, 4]: diffuse r, g, b in [0, 1], reflectivity in [0, 1]
     prims: np.ndarray  # float32 [P, 12], P >= 1; row = object id; layout in the module docstring
     lights: np.ndarray  # float32 [L, 6]: position xyz, intensity rgb (>= 0); L may be 0
+    # float32 [T, 12]: every mesh's triangles, placed (raytrace/meshes.py); T may be 0
+    triangles: np.ndarray = dataclasses.field(default_factory=lambda: _frozen_array([], 12))
+    # (field, faces skipped as degenerate) for each mesh that had any
+    skipped: tuple[tuple[str, int], ...] = ()
 
     def with_image(self, width: int | None = None, height: int | None = None,
                    spp: int | None = None) -> Scene:
@@ -148,8 +157,13 @@ class Scene:
 
 
 def load_scene(path: str | Path) -> Scene:
-    """Read, check and flatten one scene file; a SceneError names the file and the field."""
+    """Read, check and flatten one scene file; a SceneError names the file and the field.
+    A .glb or .gltf file is read as a whole scene (scenes/README.md, "glTF scenes")."""
     path = Path(path)
+    if path.suffix.lower() in (".glb", ".gltf"):
+        from .gltf_scene import load_gltf_scene
+
+        return load_gltf_scene(path)
     return _Loader(path).scene(_read_toml(path))
 
 
@@ -187,7 +201,7 @@ def _read_toml(path: Path) -> dict:
 
 # ---- checking ------------------------------------------------------------------------------------
 
-_TOP_KEYS = ("image", "camera", "world", "materials", "light", "sphere", "plane", "box", "quad")
+_TOP_KEYS = ("image", "camera", "world", "materials", "light", "sphere", "plane", "box", "quad", "mesh")
 _IMAGE_KEYS = ("width", "height", "spp", "max_depth")
 _CAMERA_KEYS = ("eye", "look_at", "up", "fov")
 _WORLD_KEYS = ("background", "ambient")
@@ -333,7 +347,10 @@ class _Loader:
         lights = [self.vector(e["position"], f"light[{i}].position")
                   + self.radiance(e["intensity"], f"light[{i}].intensity")
                   for i, e in enumerate(self.array_of_tables(doc, "light", _LIGHT_KEYS))]
-        rows = self.objects(doc, {name: i for i, name in enumerate(names)})
+        material_index = {name: i for i, name in enumerate(names)}
+        rows = self.objects(doc, material_index, allow_empty="mesh" in doc)
+        mesh_rows, triangles, skipped = self.meshes(doc, material_index, first_id=len(rows))
+        rows += mesh_rows
 
         return Scene(
             path=self.path,
@@ -349,6 +366,8 @@ class _Loader:
             materials=_frozen_array(materials, MATERIAL_COLUMNS),
             prims=_frozen_array(rows, PRIM_COLUMNS),
             lights=_frozen_array(lights, LIGHT_COLUMNS),
+            triangles=triangles,
+            skipped=skipped,
         )
 
     def camera(self, table: dict) -> Camera:
@@ -382,7 +401,7 @@ class _Loader:
             rows.append(diffuse + (reflectivity,))
         return names, rows
 
-    def objects(self, doc: dict, material_index: dict[str, int]) -> list[list[float]]:
+    def objects(self, doc: dict, material_index: dict[str, int], allow_empty: bool = False) -> list[list[float]]:
         """Rows of `prims`, in object-id order: spheres, planes, boxes, quads, each in file order."""
         rows = []
         for kind, prim in (("sphere", PRIM_SPHERE), ("plane", PRIM_PLANE), ("box", PRIM_BOX),
@@ -393,10 +412,16 @@ class _Loader:
                 material = self.material(entry["material"], f"{field}.material", material_index)
                 row = [float(prim), float(material), *params]
                 rows.append(row + [0.0] * (PRIM_COLUMNS - len(row)))
-        if not rows:
-            self.fail("scene", "expected at least one object ([[sphere]], [[plane]], [[box]] or [[quad]]), "
-                               "got none")
+        if not rows and not allow_empty:
+            self.fail("scene", "expected at least one object ([[sphere]], [[plane]], [[box]], [[quad]] or "
+                               "[[mesh]]), got none")
         return rows
+
+    def meshes(self, doc: dict, material_index: dict[str, int], first_id: int):
+        """(prims rows, triangles [T, 12] read-only, skipped) of the [[mesh]] entries."""
+        from .mesh_entry import load_mesh_entries
+
+        return load_mesh_entries(self, doc, material_index, first_id)
 
     def material(self, value: Any, field: str, material_index: dict[str, int]) -> int:
         if not isinstance(value, str):

@@ -32,7 +32,7 @@ void add_counts(uint64_t* counts, const RayCounts& c) {
 
 extern "C" {
 
-int rt_abi_version() { return 1; }
+int rt_abi_version() { return 2; }
 
 uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
 
@@ -98,11 +98,11 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t
   return gq::load<gq::mo::acquire>(err_words);
 }
 
-void rt_cpu_aov(RT_SCENE_ARGS, uint32_t nthreads, float* depth, float* normal, int32_t* id) {
+void rt_cpu_aov(RT_SCENE_ARGS, uint32_t nthreads, float* depth, float* normal, int32_t* id, int32_t* face) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint64_t pixels = (uint64_t)width * height;
   run_threads(nthreads, [&](uint32_t tid) {
-    for (uint64_t i = tid; i < pixels; i += nthreads) rt::first_hit_aov(p, (uint32_t)i, depth, normal, id);
+    for (uint64_t i = tid; i < pixels; i += nthreads) rt::first_hit_aov(p, (uint32_t)i, depth, normal, id, face);
   });
 }
 

@@ -84,10 +84,10 @@ extern "C" __global__ void rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* ba
   store_counts(counts, tid, c);
 }
 
-extern "C" __global__ void rt_aov(RT_SCENE_ARGS, float* depth, float* normal, int32_t* id) {
+extern "C" __global__ void rt_aov(RT_SCENE_ARGS, float* depth, float* normal, int32_t* id, int32_t* face) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint64_t pixels = (uint64_t)width * height;
   const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += step)
-    rt::first_hit_aov(p, (uint32_t)i, depth, normal, id);
+    rt::first_hit_aov(p, (uint32_t)i, depth, normal, id, face);
 }

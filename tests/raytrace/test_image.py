@@ -112,7 +112,8 @@ def test_aovs_are_written_beside_the_png(tmp_path):
     written = write_aovs(png, aovs())
     paths = aov_paths(png)
     assert [p.name for p in written] == ["shot.depth.npy", "shot.normal.npy", "shot.id.npy"]
-    depth, normal, ids = (np.load(paths[n]) for n in AOV_NAMES)
+    depth, normal, ids = (np.load(paths[n]) for n in ("depth", "normal", "id"))
+    assert not paths["prim"].exists() and paths["prim"].name == "shot.prim.npy"
     assert depth.dtype == np.float32 and depth.shape == (3, 5)
     assert np.isinf(depth).sum() == 14 and depth[1, 2] == 4.5
     assert normal.dtype == np.float32 and normal.shape == (3, 5, 3) and tuple(normal[1, 2]) == (0, 1, 0)

@@ -388,7 +388,7 @@ BAD = {
     "unknown material on a quad": (scene(objects=SPHERE + QUAD + edit(QUAD, '"white"', '"blu"')),
                                    "quad[1].material: unknown material 'blu'; defined: red, white"),
     "no objects": (scene(objects=""),
-                   "scene: expected at least one object ([[sphere]], [[plane]], [[box]] or [[quad]]), got none"),
+                   "scene: expected at least one object ([[sphere]], [[plane]], [[box]], [[quad]] or [[mesh]]), got none"),
     "empty object arrays": (scene(objects="", top="sphere = []\nquad = []\n"),
                             "scene: expected at least one object"),
     # geometry with no extent or no direction

@@ -4,8 +4,14 @@
 // With a BVH (rt/bvh.h) the queries visit only the primitives whose boxes the ray enters; without
 // one (nnodes = nunbounded = 0, the reference mode) they test every primitive in array order, so
 // the type switch is warp-uniform. Both give the same hit.
+//
+// Triangles (meshes) sit in their own hierarchy (rt/mesh_bvh.h). A mesh's row in `prims` carries
+// its material and object id; a triangle hit reports that row as `prim` and the triangle's row
+// as `tri`. Mesh rows come after every other row, and a triangle must be strictly closer to win,
+// so a tie goes to the lower object id as in the linear scan.
 #pragma once
 #include "bvh.h"
+#include "mesh_bvh.h"
 
 namespace rt {
 
@@ -16,21 +22,34 @@ struct SceneView {
   uint32_t nprims, nlights;
   Vec3 background, ambient;
   Bvh bvh;
+  MeshBvh mesh;
 };
 
 struct Hit {
   float t;       // kNoHit when nothing was hit
   int32_t prim;  // -1 when nothing was hit
+  int32_t tri;   // row of the triangle hit in mesh.tris, -1 when the hit is not a triangle
 };
+
+GQ_HD GQ_INLINE Hit with_triangles(const SceneView& s, Hit h, Vec3 o, Vec3 d, float tmin) {
+  if (s.mesh.ntris == 0) return h;
+  const TriHit th = mesh_trace<false>(s.mesh, o, d, tmin, h.t);
+  if (th.tri >= 0) {
+    h.t = th.t;
+    h.tri = th.tri;
+    h.prim = (int32_t)tri_object(s.mesh.tris + (uint64_t)th.tri * kTriFloats);
+  }
+  return h;
+}
 
 GQ_HD GQ_INLINE bool has_bvh(const SceneView& s) { return s.bvh.nnodes + s.bvh.nunbounded > 0; }
 
 GQ_HD GQ_INLINE Hit closest_hit(const SceneView& s, Vec3 o, Vec3 d, float tmin) {
   if (has_bvh(s)) {
     const BvhHit b = bvh_trace<false>(s.bvh, s.prims, o, d, tmin, kNoHit);
-    return Hit{b.t, b.prim};
+    return with_triangles(s, Hit{b.t, b.prim, -1}, o, d, tmin);
   }
-  Hit h{kNoHit, -1};
+  Hit h{kNoHit, -1, -1};
   for (uint32_t i = 0; i < s.nprims; ++i) {
     const float t = hit_prim(s.prims + i * kPrimFloats, o, d, tmin);
     if (t < h.t) {
@@ -38,15 +57,18 @@ GQ_HD GQ_INLINE Hit closest_hit(const SceneView& s, Vec3 o, Vec3 d, float tmin) 
       h.prim = (int32_t)i;
     }
   }
-  return h;
+  return with_triangles(s, h, o, d, tmin);
 }
 
 // Shadow query (pbrt's IntersectP): any hit with tmin < t < tmax.
 GQ_HD GQ_INLINE bool occluded(const SceneView& s, Vec3 o, Vec3 d, float tmin, float tmax) {
-  if (has_bvh(s)) return bvh_trace<true>(s.bvh, s.prims, o, d, tmin, tmax).prim >= 0;
-  for (uint32_t i = 0; i < s.nprims; ++i)
-    if (hit_prim(s.prims + i * kPrimFloats, o, d, tmin) < tmax) return true;
-  return false;
+  if (has_bvh(s)) {
+    if (bvh_trace<true>(s.bvh, s.prims, o, d, tmin, tmax).prim >= 0) return true;
+  } else {
+    for (uint32_t i = 0; i < s.nprims; ++i)
+      if (hit_prim(s.prims + i * kPrimFloats, o, d, tmin) < tmax) return true;
+  }
+  return s.mesh.ntris > 0 && mesh_trace<true>(s.mesh, o, d, tmin, tmax).tri >= 0;
 }
 
 }  // namespace rt

@@ -10,7 +10,9 @@
 
 namespace rt {
 
-enum PrimType : int { kSphere = 0, kPlane = 1, kBox = 2, kQuad = 3 };
+// kMesh: a mesh's row; its triangles live in the triangle arrays (rt/mesh_bvh.h), the row itself
+// is never hit.
+enum PrimType : int { kSphere = 0, kPlane = 1, kBox = 2, kQuad = 3, kMesh = 4 };
 constexpr int kPrimFloats = 12;
 constexpr float kNoHit = 3.0e38f;
 
@@ -73,6 +75,7 @@ GQ_HD GQ_INLINE float hit_prim(const float* p, Vec3 o, Vec3 d, float tmin) {
     case kSphere: return hit_sphere(p, o, d, tmin);
     case kPlane: return hit_plane(p, o, d, tmin);
     case kBox: return hit_box(p, o, d, tmin);
+    case kMesh: return kNoHit;
     default: return hit_quad(p, o, d, tmin);
   }
 }

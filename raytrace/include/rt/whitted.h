@@ -109,7 +109,7 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
     const Vec3 rho = load3(m);
     reflectivity = m[3];
     x = st.origin + st.dir * h.t;
-    n = prim_normal(prim, x);
+    n = h.tri >= 0 ? triangle_normal(s.mesh.tris + (uint64_t)h.tri * kTriFloats) : prim_normal(prim, x);
     if (dot(n, st.dir) > 0.0f) n = -n;
     const Vec3 diffuse = rho * s.ambient + rho * direct_light(s, x, n, c) * kInvPi;
     contribution = st.throughput * diffuse;
@@ -132,22 +132,30 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
 }
 
 // First-hit outputs at the pixel centre: distance along the ray (kNoHit -> the host writes inf),
-// the normal facing the camera (zero on a miss) and the primitive's row (-1 on a miss).
-GQ_HD GQ_INLINE void first_hit_aov(const RenderParams& p, uint32_t pixel, float* depth, float* normal, int32_t* id) {
+// the normal facing the camera (zero on a miss), the primitive's row (-1 on a miss; a mesh's row
+// for a triangle) and, for a triangle, its face index in its mesh (-1 otherwise).
+GQ_HD GQ_INLINE void first_hit_aov(const RenderParams& p, uint32_t pixel, float* depth, float* normal, int32_t* id,
+                                   int32_t* face) {
   const float u = ((float)(pixel % p.width) + 0.5f) / (float)p.width;
   const float v = ((float)(pixel / p.width) + 0.5f) / (float)p.height;
   const Vec3 d = p.cam.direction(u, v);
   const Hit h = closest_hit(p.scene, p.cam.eye, d, 0.0f);
   Vec3 n = vec3(0.0f, 0.0f, 0.0f);
-  if (h.prim >= 0) {
+  int32_t f = -1;
+  if (h.tri >= 0) {
+    const float* tri = p.scene.mesh.tris + (uint64_t)h.tri * kTriFloats;
+    n = triangle_normal(tri);
+    f = (int32_t)tri_face(tri);
+  } else if (h.prim >= 0) {
     n = prim_normal(p.scene.prims + h.prim * kPrimFloats, p.cam.eye + d * h.t);
-    if (dot(n, d) > 0.0f) n = -n;
   }
+  if (dot(n, d) > 0.0f) n = -n;
   depth[pixel] = h.t;
   normal[3 * pixel] = n.x;
   normal[3 * pixel + 1] = n.y;
   normal[3 * pixel + 2] = n.z;
   id[pixel] = h.prim;
+  face[pixel] = f;
 }
 
 }  // namespace rt

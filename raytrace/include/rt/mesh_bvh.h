@@ -1,0 +1,141 @@
+// rt/mesh_bvh.h — the two-wide triangle hierarchy and its traversal.
+//
+// A compact binary BVH in which each node stores the boxes of its two children, so one node
+// fetch decides both children (the layout of Aila and Laine, "Understanding the Efficiency of Ray
+// Traversal on GPUs", HPG 2009). Two builders write it: the binned SAH build on the host
+// (raytrace/host/sah_build.cpp) and the LBVH build (rt/lbvh.h, on the GPU or the host). Both
+// reorder the triangles into leaf order, so a leaf is a contiguous run of triangle rows.
+//
+// Node: 16 words (64 bytes), row 0 the root:
+//   child 0 lo(3) hi(3), child 1 lo(3) hi(3), ref 0, ref 1 (uint32 bits), 2 unused words.
+// ref: an inner child is its node row; a leaf has kMeshLeaf set, its first triangle row in bits
+// 0..26 and its triangle count (0..15; 0 = no child) in bits 27..30.
+//
+// Closest hit: the least t, ties to the least scene row (rt/triangle.h), which is what a loop
+// over all triangles reports, whatever order the builder left the leaves in. A pending node is
+// skipped only when it starts strictly beyond the best hit.
+#pragma once
+#include "triangle.h"
+
+namespace rt {
+
+constexpr uint32_t kMeshLeaf = 0x80000000u;
+constexpr int kMeshNodeFloats = 16;
+constexpr int kMeshLeafMax = 15;
+constexpr int kMeshStack = 64;  // deeper than any tree the builders accept (raytrace/mesh_accel.py)
+
+GQ_HD GQ_INLINE uint32_t mesh_leaf_ref(uint32_t first, uint32_t count) { return kMeshLeaf | (count << 27) | first; }
+GQ_HD GQ_INLINE uint32_t leaf_first(uint32_t ref) { return ref & 0x07FFFFFFu; }
+GQ_HD GQ_INLINE uint32_t leaf_count(uint32_t ref) { return (ref >> 27) & 15u; }
+
+// A triangle's box, padded by kBoxPad of its coordinates' magnitude: the slab test rounds
+// differently from the triangle test, and a flat box (an axis-aligned triangle) has no thickness
+// at all; without the pad a grazing hit could be pruned. Both builders use this one function.
+constexpr float kBoxPad = 1.0f / 1048576.0f;
+
+GQ_HD GQ_INLINE void tri_box(const float* tri, float lo[3], float hi[3]) {
+  float m = 1.0f;
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = fminf(tri[a], fminf(tri[3 + a], tri[6 + a]));
+    hi[a] = fmaxf(tri[a], fmaxf(tri[3 + a], tri[6 + a]));
+    m = fmaxf(m, fmaxf(fabsf(lo[a]), fabsf(hi[a])));
+  }
+  const float pad = kBoxPad * m;
+  for (int a = 0; a < 3; ++a) {
+    lo[a] -= pad;
+    hi[a] += pad;
+  }
+}
+
+struct MeshBvh {
+  const float* nodes;  // [nnodes][kMeshNodeFloats]; nnodes = 0: test every triangle (the reference)
+  const float* tris;   // [ntris][kTriFloats], in leaf order when nnodes > 0
+  uint32_t nnodes, ntris;
+};
+
+struct TriHit {
+  float t;
+  int32_t tri;   // triangle row in `tris`, -1 when none
+  uint32_t key;  // its scene row (tie-break)
+  GQ_HD GQ_INLINE void consider(float t2, uint32_t i, uint32_t k) {
+    if (t2 < t || (t2 == t && t2 < kNoHitT && tri >= 0 && k < key)) {
+      t = t2;
+      tri = (int32_t)i;
+      key = k;
+    }
+  }
+};
+
+// Entry distance into the box lo = b[0..2], hi = b[3..5], or kNoHitT when it misses in [0, tmax].
+GQ_HD GQ_INLINE float enter_child(const float* b, Vec3 o, Vec3 inv, float tmax) {
+  const float tx0 = (b[0] - o.x) * inv.x, tx1 = (b[3] - o.x) * inv.x;
+  const float ty0 = (b[1] - o.y) * inv.y, ty1 = (b[4] - o.y) * inv.y;
+  const float tz0 = (b[2] - o.z) * inv.z, tz1 = (b[5] - o.z) * inv.z;
+  const float tnear = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), 0.0f));
+  const float tfar = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
+  return tnear <= tfar ? tnear : kNoHitT;
+}
+
+template <bool kAny>
+GQ_HD GQ_INLINE bool mesh_leaf(const MeshBvh& m, const WatertightRay& r, uint32_t ref, float tmin, TriHit& h) {
+  const uint32_t first = leaf_first(ref), end = first + leaf_count(ref);
+  for (uint32_t i = first; i < end; ++i) {
+    const float* tri = m.tris + (uint64_t)i * kTriFloats;
+    h.consider(hit_triangle(r, tri, tmin), i, tri_row(tri));
+    if (kAny && h.tri >= 0) return true;
+  }
+  return false;
+}
+
+// Closest (or, kAny, any) triangle hit with tmin < t < tmax (t == tmax is not a hit).
+template <bool kAny>
+GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, float tmax) {
+  TriHit h{tmax, -1, 0xFFFFFFFFu};
+  if (m.ntris == 0) return h;
+  const WatertightRay r = watertight_ray(o, d);
+  if (m.nnodes == 0) {
+    for (uint32_t i = 0; i < m.ntris; ++i) {
+      const float* tri = m.tris + (uint64_t)i * kTriFloats;
+      h.consider(hit_triangle(r, tri, tmin), i, tri_row(tri));
+      if (kAny && h.tri >= 0) return h;
+    }
+    return h;
+  }
+  const Vec3 inv = vec3(1.0f / d.x, 1.0f / d.y, 1.0f / d.z);
+  uint32_t stack[kMeshStack];
+  float entry[kMeshStack];
+  int sp = 0;
+  uint32_t node = 0;
+  for (;;) {
+    const float* n = m.nodes + (uint64_t)node * kMeshNodeFloats;
+    float ta = enter_child(n, o, inv, h.t), tb = enter_child(n + 6, o, inv, h.t);
+    const uint32_t ra = word_of(n[12]), rb = word_of(n[13]);
+    if (ta < kNoHitT && (ra & kMeshLeaf)) {
+      if (mesh_leaf<kAny>(m, r, ra, tmin, h)) return h;
+      ta = kNoHitT;
+    }
+    if (tb < kNoHitT && (rb & kMeshLeaf)) {
+      if (mesh_leaf<kAny>(m, r, rb, tmin, h)) return h;
+      tb = kNoHitT;
+    }
+    if (ta < kNoHitT && tb < kNoHitT) {
+      const bool a_first = ta <= tb;
+      stack[sp] = a_first ? rb : ra;  // the farther child waits
+      entry[sp++] = a_first ? tb : ta;
+      node = a_first ? ra : rb;
+      continue;
+    }
+    if (ta < kNoHitT) { node = ra; continue; }
+    if (tb < kNoHitT) { node = rb; continue; }
+    // The next pending node that may still hold a hit at or before the best one (its box was
+    // entered at `entry` before the best hit shrank).
+    for (;;) {
+      if (sp == 0) return h;
+      --sp;
+      if (entry[sp] <= h.t) break;
+    }
+    node = stack[sp];
+  }
+}
+
+}  // namespace rt

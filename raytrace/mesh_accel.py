@@ -1,0 +1,232 @@
+"""The triangle hierarchy (include/rt/mesh_bvh.h) built two ways, one node layout.
+
+* ``sah`` — binned SAH on the host (host/sah_build.cpp; Wald 2007). Python/numpy could not bin a
+  million triangles per level fast enough; the C++ build does 1 M triangles in about a second.
+* ``lbvh`` — Karras's linear BVH (include/rt/lbvh.h; Karras 2012): the same per-item code on the
+  host (host/lbvh_cpu.cpp, numpy's sort) and on the GPU (kernels/lbvh.cu, CuPy's radix sort).
+
+Every build returns the nodes and the triangles in leaf order; the traversal in rt/mesh_bvh.h
+reads both and reports the same closest hit whichever build made them (ties go to the lower
+scene row, which each triangle row carries).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import weakref
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from queues_cuda import build as qbuild
+
+from .build import INCLUDE_DIRS, PACKAGE_DIR
+
+BUILDERS = ("sah", "lbvh")
+NODE_FLOATS = 16
+TRI_FLOATS = 12
+LEAF_MAX = 4       # the SAH build's largest leaf (rt/mesh_bvh.h allows 15)
+MAX_TRIANGLES = 1 << 27  # leaf refs hold 27 bits of triangle row
+STACK = 64         # rt/mesh_bvh.h kMeshStack
+LEAF_BIT = 0x80000000
+LBVH_KERNEL = PACKAGE_DIR / "kernels" / "lbvh.cu"
+CXX_FLAGS = qbuild.LIBRARY_FLAGS + ("-pthread", "-ffp-contract=off")
+NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
+
+
+@dataclass(frozen=True)
+class MeshAccel:
+    nodes: np.ndarray  # float32 [N, 16]
+    tris: np.ndarray   # float32 [T, 12], leaf order
+    depth: int         # deepest inner node level (root 0)
+    builder: str
+
+
+@lru_cache(maxsize=None)
+def _sah_library() -> ctypes.CDLL:
+    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "sah_build.cpp", CXX_FLAGS, "librt_sah",
+                                                 include_dirs=INCLUDE_DIRS)))
+    u32, p = ctypes.c_uint32, ctypes.c_void_p
+    lib.rt_sah_build.restype = u32
+    lib.rt_sah_build.argtypes = [p, u32, u32, p, p, p]
+    return lib
+
+
+@lru_cache(maxsize=None)
+def _lbvh_library() -> ctypes.CDLL:
+    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "lbvh_cpu.cpp", CXX_FLAGS, "librt_lbvh",
+                                                 include_dirs=INCLUDE_DIRS)))
+    u32, p = ctypes.c_uint32, ctypes.c_void_p
+    lib.rt_lbvh_keys.restype = None
+    lib.rt_lbvh_keys.argtypes = [p, u32, p, p]
+    lib.rt_lbvh_build.restype = None
+    lib.rt_lbvh_build.argtypes = [p, p, u32, u32, p, p, p, p, p]
+    return lib
+
+
+def _check(tris: np.ndarray) -> np.ndarray:
+    tris = np.ascontiguousarray(tris, dtype=np.float32)
+    if tris.ndim != 2 or tris.shape[1] != TRI_FLOATS or not 1 <= len(tris) <= MAX_TRIANGLES:
+        raise ValueError(f"triangle array must be float32 [1..{MAX_TRIANGLES}, {TRI_FLOATS}], got {tris.shape}")
+    return tris
+
+
+def tree_depth(nodes: np.ndarray) -> int:
+    """Deepest inner node level (root 0), walking the refs."""
+    refs = nodes.view(np.uint32)[:, 12:14]
+    depth, level = 0, [0]
+    while level:
+        nxt = [int(r) for n in level for r in refs[n] if not int(r) & LEAF_BIT]
+        if nxt:
+            depth += 1
+        level = nxt
+    return depth
+
+
+def build_sah(tris: np.ndarray) -> MeshAccel:
+    tris = _check(tris)
+    n = len(tris)
+    nodes = np.zeros((max(n, 1), NODE_FLOATS), np.float32)
+    perm = np.empty(n, np.uint32)
+    depth = np.zeros(1, np.uint32)
+    count = _sah_library().rt_sah_build(tris.ctypes.data, n, LEAF_MAX, nodes.ctypes.data, perm.ctypes.data,
+                                        depth.ctypes.data)
+    return MeshAccel(nodes[:count].copy(), tris[perm], int(depth[0]), "sah")
+
+
+def scene_bounds(tris: np.ndarray, xp=np) -> "np.ndarray":
+    """lo(3), 1 / extent(3) of all vertices (0 where flat): the frame of the Morton grid."""
+    v = tris[:, :9].reshape(-1, 3)
+    lo, hi = v.min(axis=0), v.max(axis=0)
+    extent = hi - lo
+    inv = xp.where(extent > 0, 1.0 / xp.where(extent > 0, extent, 1), 0)
+    return xp.concatenate([lo, inv]).astype(xp.float32)
+
+
+def _single(tris: np.ndarray, builder: str) -> MeshAccel:
+    """One triangle: a root with one leaf and an empty child (LBVH has no inner node for it)."""
+    nodes = np.zeros((1, NODE_FLOATS), np.float32)
+    v = tris[0, :9].reshape(3, 3)
+    nodes[0, 0:3], nodes[0, 3:6] = v.min(axis=0), v.max(axis=0)
+    pad = np.float32(2.0 ** -20) * max(1.0, float(np.abs(v).max()))
+    nodes[0, 0:3] -= pad
+    nodes[0, 3:6] += pad
+    nodes.view(np.uint32)[0, 12] = LEAF_BIT | (1 << 27)
+    nodes.view(np.uint32)[0, 13] = LEAF_BIT
+    return MeshAccel(nodes, tris.copy(), 0, builder)
+
+
+def build_lbvh_cpu(tris: np.ndarray, threads: int | None = None) -> MeshAccel:
+    tris = _check(tris)
+    n = len(tris)
+    if n == 1:
+        return _single(tris, "lbvh")
+    lib = _lbvh_library()
+    scene = scene_bounds(tris)
+    keys = np.empty(n, np.uint64)
+    lib.rt_lbvh_keys(tris.ctypes.data, n, scene.ctypes.data, keys.ctypes.data)
+    keys.sort()
+    out = np.empty_like(tris)
+    nodes = np.zeros((n - 1, NODE_FLOATS), np.float32)
+    parent = np.zeros(n - 1, np.uint32)
+    leaf_parent = np.zeros(n, np.uint32)
+    arrived = np.zeros(n - 1, np.uint32)
+    lib.rt_lbvh_build(tris.ctypes.data, keys.ctypes.data, n, threads or os.cpu_count() or 1, out.ctypes.data,
+                      nodes.ctypes.data, parent.ctypes.data, leaf_parent.ctypes.data, arrived.ctypes.data)
+    return MeshAccel(nodes, out, tree_depth(nodes), "lbvh")
+
+
+@lru_cache(maxsize=None)
+def lbvh_module():
+    import cupy
+
+    options = NVRTC_FLAGS + tuple(f"-I{d}" for d in INCLUDE_DIRS)
+    return cupy.RawModule(code=qbuild.kernel_source(LBVH_KERNEL, INCLUDE_DIRS), options=options, backend="nvrtc")
+
+
+def compile_lbvh_sm90(arch: str = "sm_90") -> tuple[str, int]:
+    return qbuild.compile_sm90(0, (), LBVH_KERNEL, arch, INCLUDE_DIRS, NVRTC_FLAGS)
+
+
+class GpuLbvh:
+    """The LBVH build on the GPU over device-resident triangles; buffers are allocated once so
+    that `build` (what the benchmark times) is the build alone: keys, sort, gather, nodes, refit."""
+
+    BLOCK = 256
+
+    def __init__(self, tris_device):
+        import cupy
+
+        self.cp = cupy
+        self.tris = tris_device
+        self.n = n = int(tris_device.shape[0])
+        if n < 2:
+            raise ValueError("the GPU LBVH build needs at least two triangles")
+        mod = lbvh_module()
+        self.k_keys, self.k_gather = mod.get_function("rt_lbvh_keys"), mod.get_function("rt_lbvh_gather")
+        self.k_nodes, self.k_refit = mod.get_function("rt_lbvh_nodes"), mod.get_function("rt_lbvh_refit")
+        self.keys = cupy.empty(n, cupy.uint64)
+        self.out = cupy.empty_like(tris_device)
+        self.nodes = cupy.zeros((n - 1, NODE_FLOATS), cupy.float32)
+        self.parent = cupy.zeros(n - 1, cupy.uint32)
+        self.leaf_parent = cupy.zeros(n, cupy.uint32)
+        self.arrived = cupy.zeros(n - 1, cupy.uint32)
+
+    def _grid(self, items: int) -> tuple[int]:
+        return (max(1, min((items + self.BLOCK - 1) // self.BLOCK, 65535 * 4)),)
+
+    def build(self) -> None:
+        cp, n, u32 = self.cp, self.n, np.uint32
+        scene = scene_bounds(self.tris, cp)
+        self.k_keys(self._grid(n), (self.BLOCK,), (self.tris, u32(n), scene, self.keys))
+        keys = cp.sort(self.keys)
+        self.k_gather(self._grid(n), (self.BLOCK,), (self.tris, keys, u32(n), self.out))
+        self.k_nodes(self._grid(n - 1), (self.BLOCK,), (keys, u32(n), self.nodes, self.parent, self.leaf_parent))
+        self.arrived.fill(0)
+        self.k_refit(self._grid(n), (self.BLOCK,), (self.out, u32(n), self.nodes, self.parent, self.leaf_parent,
+                                                    self.arrived))
+
+    def result(self) -> MeshAccel:
+        nodes = self.nodes.get()
+        return MeshAccel(nodes, self.out.get(), tree_depth(nodes), "lbvh")
+
+
+def build_lbvh_gpu(tris: np.ndarray) -> MeshAccel:
+    import cupy
+
+    tris = _check(tris)
+    if len(tris) == 1:
+        return _single(tris, "lbvh")
+    b = GpuLbvh(cupy.asarray(tris))
+    b.build()
+    return b.result()
+
+
+def build(tris: np.ndarray, builder: str = "sah", backend: str = "cpu") -> MeshAccel:
+    if builder == "sah":
+        accel = build_sah(tris)
+    elif backend == "cuda":
+        accel = build_lbvh_gpu(tris)
+    else:
+        accel = build_lbvh_cpu(tris)
+    if accel.depth >= STACK:
+        raise ValueError(f"triangle BVH depth {accel.depth} exceeds the traversal stack ({STACK})")
+    return accel
+
+
+_CACHE: dict = {}
+
+
+def cached_build(tris: np.ndarray, builder: str = "sah", backend: str = "cpu") -> MeshAccel:
+    """`build`, remembered while the triangle array lives (a benchmark renders one scene many
+    times; the hierarchy depends on the triangles alone)."""
+    key = (id(tris), builder, backend)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is tris:
+        return hit[1]
+    accel = build(tris, builder, backend)
+    _CACHE[key] = (weakref.ref(tris), accel)
+    weakref.finalize(tris, _CACHE.pop, key, None)
+    return accel
