@@ -166,6 +166,7 @@ def default_threads() -> int:
 
 def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "glfq", threads: int | None = None):
     """The grid forms on `threads` std::threads: (depth int32, parent int32, stats dict)."""
+    queue = queue or "glfq"
     threads = default_threads() if threads is None else int(threads)
     if not 1 <= threads <= 1024:
         raise GQError(f"--threads: expected 1..1024 CPU threads, got {threads}")
