@@ -112,7 +112,7 @@ def _raise(err, kernel: str, context: str, queue: str | None, capacity: int) -> 
     if code == 3 and site == SITE_FRONTIER and queue is not None:
         raise KernelError(f"{kernel}: the {queue} queue of level {lo + 1}'s frontier is full at its capacity of "
                           f"{capacity:,} vertices ({context}); --queue glfq allows up to 2^31 - 2")
-    if code == 2 and site == SITE_FRONTIER:
+    if code == 2 and site == SITE_FRONTIER and queue is not None:
         raise KernelError(f"{kernel}: the {queue} queue lost vertices at level {lo}: it answered EMPTY while "
                           f"enqueued vertices were never dequeued ({context})")
     raise_if_flagged(err, kernel, context)
@@ -187,7 +187,8 @@ def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "
         lib.bfs_cpu_compaction(ptr(indptr), ptr(indices), n, source, threads, ptr(depth), ptr(parent), ptr(out),
                                ptr(err))
     kernel = f"bfs_{algorithm}[cpu{', ' + queue if algorithm == 'queue' else ''}]"
-    _raise(err, kernel, f"{n} vertices, source {source}, {threads} threads", queue, capacity)
+    _raise(err, kernel, f"{n} vertices, source {source}, {threads} threads", queue if algorithm == "queue" else None,
+           capacity)
     return depth, parent, dict(zip(STAT_NAMES, (int(x) for x in out)))
 
 
@@ -222,9 +223,9 @@ def compile_sm90(kind_id: int, arch: str = "sm_90") -> tuple[str, int]:
 
 
 @cache
-def _blocks(kind_id: int, name: str) -> int:
+def _blocks(kind_id: int, name: str, per_sm: int = BLOCKS_PER_SM) -> int:
     """Blocks of `name`: all resident at once (the grid barrier needs every block running), at
-    most BLOCKS_PER_SM per SM."""
+    most `per_sm` per SM."""
     import cupy
 
     from queues_cuda.cuda_runtime import resident_threads
@@ -233,7 +234,7 @@ def _blocks(kind_id: int, name: str) -> int:
     resident = resident_threads(cuda_module(kind_id).get_function(name)) // BLOCK
     if resident < 1:
         raise GQError(f"{name}: not even one block of {BLOCK} threads can be resident on this GPU")
-    return max(1, min(resident, sms * BLOCKS_PER_SM))
+    return max(1, min(resident, sms * per_sm))
 
 
 class CudaBfs:
@@ -241,7 +242,8 @@ class CudaBfs:
     repeated runs (the benchmark's) time the search, not the allocation. `run` queues on the
     current stream: reset depth and parent, initialise the queues, the persistent kernel."""
 
-    def __init__(self, g: DeviceGraph, algorithm: str, queue: str = "glfq", budget_s: float | None = None):
+    def __init__(self, g: DeviceGraph, algorithm: str, queue: str = "glfq", budget_s: float | None = None,
+                 blocks_per_sm: int = BLOCKS_PER_SM):
         import cupy
 
         self.g, self.algorithm, self.queue = g, algorithm, queue
@@ -251,7 +253,7 @@ class CudaBfs:
         self.name = "bfs_queue" if algorithm == "queue" else "bfs_compaction"
         mod = cuda_module(self.kind_id)
         self.fn = mod.get_function(self.name)
-        self.blocks = _blocks(self.kind_id, self.name)
+        self.blocks = _blocks(self.kind_id, self.name, int(blocks_per_sm))
         self.threads = self.blocks * BLOCK
         n = g.n
         self.depth = cupy.empty(n, cupy.int32)
@@ -300,7 +302,8 @@ class CudaBfs:
         """Raise if the run's error flag is up; its stats (synchronises)."""
         kernel = f"{self.name}[cuda{', ' + self.queue if self.algorithm == 'queue' else ''}]"
         _raise(self.err.get(), kernel, f"{self.g.n} vertices, {self.g.m} edges, source {source}, "
-                                       f"{self.blocks} blocks x {BLOCK}", self.queue, self.capacity)
+                                       f"{self.blocks} blocks x {BLOCK}",
+               self.queue if self.algorithm == "queue" else None, self.capacity)
         stats = dict(zip(STAT_NAMES, (int(x) for x in self.stats.get())))
         if int(self.ctl.get()[ABORT_WORD]):
             from .grid_forms import OverBudget
