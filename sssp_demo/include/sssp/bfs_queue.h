@@ -54,7 +54,12 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
   auto drain = [&](uint32_t level, BfsCounts& c) {
     const gq::Queue& cur = q[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
-    bool done = false;
+    // A frontier of `count` vertices is drained by the first ceil(count / kWarp) warps, about a
+    // vertex per lane (any of them may take any vertex: they stop at EMPTY, not at a share). The
+    // rest go straight to the barrier, as the compaction form's threads without an item do, so a
+    // road graph's small frontiers do not meet a hundred thousand pollers at every level.
+    const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
+    bool done = grid.rank() - gq::lane_id() >= count;
     uint32_t taken = 0;
     for (;;) {
       uint32_t u = 0;
