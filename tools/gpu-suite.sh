@@ -9,6 +9,7 @@
 #   warp        the warp-only checks (several queues per warp; the planted broadcast fault)
 #   wfq         the wait-free queues' GPU tests (G-WFQ, G-WFQ-YMC)
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
+#   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +58,22 @@ fi
 if want wfq; then
   stage wfq-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
     -k "gwfq or ymc"
+fi
+if want wfq-fifo; then
+  # Why G-WFQ's split runs are slow (22 s for 2e7 tokens at 2^14 threads, G-LFQ 0.03 s): the same
+  # run with the slow path and the helping switched off one at a time, counters on.
+  probe() {  # probe NAME ARGS...
+    local name=$1
+    shift
+    stage "probe-$name" 60 python3 -m gq queues check --backend cuda --histories 0 --capacity 1048576 \
+      --fifo-tokens 20000000 --fifo-threads 16384 "$@"
+  }
+  probe glfq --queue glfq
+  probe gwfq --queue gwfq --stats
+  probe gwfq-nohelp --queue gwfq --stats --help-delay 1000000
+  probe gwfq-noslow --queue gwfq --stats --patience 1000000 --help-delay 1000000
+  stage wfq-fifo 300 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
+    -k "fifo_conformance and (gwfq or ymc)"
 fi
 if want sssp; then
   stage sssp-tests 150 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
