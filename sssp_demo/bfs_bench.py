@@ -49,6 +49,7 @@ def bench_graph(graph, source: int, queues=tuple(QUEUES), repeats: int = 5, warm
                 run = CudaBfs(device_graph, algorithm, queue or "glfq", budget_s=budget_s)
                 ms = run.time(source, repeats=repeats, warmup=warmup)
                 depth, parent, stats = run.run(source)
+                row.update(kernel_ms_median=statistics.median(run.kernel_ms))
                 depth, parent = depth.get(), parent.get()
                 row.update(blocks=run.blocks, threads=run.threads)
                 if algorithm == "queue":
