@@ -36,6 +36,7 @@ ERROR_SITES = {
     13: "parBucketHeap level (level or key)",
     30: "shortest-path grid barrier: a block never arrived (barrier generation)",
     31: "shortest-path frontier or update list out of room (slots asked for)",
+    40: "queue benchmark: consumers waiting for the producers to stop (producers still running)",
     20: "G-WFQ ring enqueue retry loop (ticket)",
     21: "G-WFQ ring dequeue retry loop (ticket)",
     22: "G-WFQ SlowFAA cooperative increment of Head/Tail (round ticket)",

@@ -75,6 +75,7 @@ enum ErrorSite : uint32_t {
   kSiteBucketHeap = 13,    // parBucketHeap (bucket_heap.cuh): a level out of room, or a lost entry
   kSiteGridBarrier = 30,   // shortest paths (sssp_demo/include/sssp/grid.h): the software grid barrier
   kSiteFrontier = 31,      // shortest paths: a frontier or update list out of room (sssp/advance.h)
+  kSiteBenchDrain = 40,    // queue micro-benchmark (queue_bench.cuh): consumers outlasting producers
   // The wait-free queues (sites 20-29; 14-19 are left to other queues of the same wave).
   kSiteWfqEnqueue = 20,    // G-WFQ ring enqueue (wcq_ring.cuh): slot CAS or catch-up retries
   kSiteWfqDequeue = 21,    // G-WFQ ring dequeue: slot CAS retries
@@ -237,6 +238,14 @@ GQ_DEV GQ_INLINE void sync_lanes(uint32_t mask) { __syncwarp(mask); }
 // A fixed global clock for histories: device nanoseconds are too coarse to be unique, so the
 // harness draws timestamps from one atomic counter instead (see history.cuh).
 
+// Nanoseconds on a clock every thread of the device reads alike (%globaltimer), for deadlines
+// of fixed-duration runs; too coarse to order operations (histories use a counter instead).
+GQ_DEV GQ_INLINE uint64_t clock_ns() {
+  uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
 // Backoff: sleep a little, doubling up to a cap; keeps spinning lanes off the memory system.
 GQ_DEV GQ_INLINE void backoff(uint32_t& ns) {
   __nanosleep(ns);
@@ -310,6 +319,9 @@ GQ_INLINE uint64_t host_now_ns() {
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
+
+// The host's shared clock for deadlines: CLOCK_MONOTONIC, the same for every thread.
+GQ_INLINE uint64_t clock_ns() { return host_now_ns(); }
 
 GQ_INLINE void backoff(uint32_t& ns) {
   if (ns < 256u) {

@@ -1,0 +1,525 @@
+"""Fixed-duration queue micro-benchmarks (seed 001 Sec. V-A, Fig. 4): successful operations per
+second of every queue, and of the unsafe ideal ring (the ceiling), against the thread count.
+
+Three layers, as elsewhere in the project: ``run_bench`` (validated settings in, one JSON record
+out), ``run_point`` (one queue, kernel, thread count: ``runs`` runs and their median), and the two
+launchers (``_CpuBench``: host/bench_runtime.cpp on OS threads; ``_CudaBench``:
+kernels/queue_bench.cu through CuPy). The thread program is include/gq/queue_bench.cuh on both.
+
+A run's clock is the device's own (globaltimer on the GPU, CLOCK_MONOTONIC on the host): the
+kernel measures its window itself, so launch and compile never count. Each run:
+  * initialises a fresh queue, runs warm-up + window, reads the counts;
+  * is a stall when its span (first thread start to last completion, on that clock) is far over
+    its budget (``is_stall``): its figure is not reported;
+  * drains the queue afterwards and checks conservation: successful enqueues over the whole run
+    equal successful dequeues plus what the drain took out (the ideal ring has no such law).
+Counter runs (``stats``) are separate builds and separate runs, so counters never slow a timed run.
+
+Persistent kernels need every thread resident (DESIGN.md). On the GPU a thread count above what
+one build can keep resident is first retried with launch bounds asking for more blocks per SM
+(GQ_BENCH_MIN_BLOCKS: fewer registers per thread); when even that cannot hold it, the run is
+capped at the resident count and the row says so (``capped``, ``threads_run``).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .build import HOST_DIR, KERNEL_DIR, LIBRARY_FLAGS, compile_library, cuda_module, defines_for
+from .errors import GQError, raise_if_flagged
+from .provenance import provenance
+from .queues import QUEUES, STATS_DEFINE, QueueKind
+
+IDEAL = QueueKind("ideal", 0, "ideal ring (unsafe ceiling: ticket FAA + slot exchange)", "ideal_ring.cuh",
+                  1 << 31, False, bounded=False)
+BENCH_QUEUES: dict[str, QueueKind] = {**QUEUES, "ideal": IDEAL}
+KERNELS = ("balanced", "split")
+KERNEL_IDS = {"balanced": 0, "split": 1}
+BLOCK = 256
+BENCH_KERNEL = KERNEL_DIR / "queue_bench.cu"
+BENCH_HOST = HOST_DIR / "bench_runtime.cpp"
+# Counter words of include/gq/queue_bench.cuh (BenchWord).
+(ENQ_OK, ENQ_FULL, DEQ_OK, DEQ_EMPTY, ALL_ENQ, ALL_DEQ, START_NS, LAST_NS, PRODUCERS_LEFT,
+ PRODUCERS, WORDS) = range(11)
+CPU_MAX_THREADS = 1024
+MAX_SECONDS = 60.0
+# Lanes that share a role in the split kernel (kBenchRoleLanes): a warp on the GPU, a thread on the host.
+ROLE_LANES = {"cuda": 32, "cpu": 1}
+# A stall: the span is over STALL_FACTOR x the budget plus the backend's slack (the host's
+# threads share few cores and can be kept off them for tens of milliseconds).
+STALL_FACTOR = 2.0
+STALL_SLACK_S = {"cuda": 0.005, "cpu": 0.25}
+MIN_CAPACITY = 4096
+STATS_FIELDS = ("slow_per_op", "helps_per_op", "completed_per_op")
+
+
+# ------------------------------------------------------------------------------------ parsing
+
+_POWER = re.compile(r"^\s*(\d+)\s*\^\s*(\d+)\s*$")
+
+
+def _number(text: str, option: str) -> int:
+    m = _POWER.match(text)
+    try:
+        value = int(m.group(1)) ** int(m.group(2)) if m else int(text.strip())
+    except ValueError:
+        raise GQError(f"{option}: expected an integer or BASE^EXP, got {text.strip()!r}") from None
+    if value < 1:
+        raise GQError(f"{option}: values must be at least 1, got {text.strip()!r}")
+    return value
+
+
+def parse_threads(text: str, option: str = "--threads") -> list[int]:
+    """``2^9..2^18`` (every power of two from one end to the other), ``512,1024``, or a mix
+    (``2^9..2^12,3000``); sorted, without repeats."""
+    out: set[int] = set()
+    for item in (p for p in text.split(",")):
+        if not item.strip():
+            raise GQError(f"{option}: empty item in {text!r}")
+        lo_text, sep, hi_text = item.partition("..")
+        if not sep:
+            out.add(_number(item, option))
+            continue
+        lo, hi = _number(lo_text, option), _number(hi_text, option)
+        if lo > hi or lo & (lo - 1) or hi & (hi - 1):
+            raise GQError(f"{option}: a range runs from a power of two up to a larger one (2^9..2^18), got {item.strip()!r}")
+        out.update(1 << k for k in range(lo.bit_length() - 1, hi.bit_length()))
+    return sorted(out)
+
+
+def parse_producers(text: str) -> list[int]:
+    """Producer percentages of the split kernel, each 1..99."""
+    out = []
+    for item in text.split(","):
+        try:
+            pct = int(item.strip())
+        except ValueError:
+            raise GQError(f"--producers: expected percentages like 25,50,75, got {item.strip()!r}") from None
+        if not 1 <= pct <= 99:
+            raise GQError(f"--producers: a percentage must be between 1 and 99, got {pct}")
+        out.append(pct)
+    return sorted(set(out))
+
+
+def parse_queues(texts) -> list[str]:
+    """Queue names (repeatable, or comma-separated); ``all`` is every queue plus the ideal ring."""
+    names: list[str] = []
+    for text in texts or ("all",):
+        for name in (t.strip() for t in text.split(",")):
+            if name == "all":
+                names.extend(BENCH_QUEUES)
+            elif name in BENCH_QUEUES:
+                names.append(name)
+            else:
+                raise GQError(f"--queue: unknown queue {name!r}; allowed: all, {', '.join(BENCH_QUEUES)}")
+    return list(dict.fromkeys(names))
+
+
+def parse_kernels(text: str) -> list[str]:
+    if text == "both":
+        return list(KERNELS)
+    if text not in KERNELS:
+        raise GQError(f"--kernel: expected balanced, split or both, got {text!r}")
+    return [text]
+
+
+# ------------------------------------------------------------------------------- the rules
+
+
+def is_stall(span_s: float, budget_s: float, backend: str) -> bool:
+    """A run whose span (first start to last completion on the run's clock) is far over its
+    budget (warm-up + window): some operation took that long, or some thread began late."""
+    return span_s > STALL_FACTOR * budget_s + STALL_SLACK_S[backend]
+
+
+def producer_threads(nthreads: int, pct: int, lanes: int) -> int:
+    """How many threads produce in a split run (queue_bench.cuh: is_producer of the role unit,
+    tid / lanes)."""
+    units = np.arange(nthreads, dtype=np.int64) // lanes
+    return int(((units + 1) * pct // 100 > units * pct // 100).sum())
+
+
+def default_capacity(threads: int) -> int:
+    """Room for every thread's element (a balanced run never meets FULL), at least MIN_CAPACITY."""
+    return max(threads, MIN_CAPACITY)
+
+
+# ------------------------------------------------------------------------------- launchers
+
+
+def most(counts: np.ndarray) -> int:
+    """The drain's bound: one more than the run can have left behind, so a surplus shows."""
+    return int(counts[ALL_ENQ]) - min(int(counts[ALL_DEQ]), int(counts[ALL_ENQ])) + 1
+
+
+@dataclass
+class RunCounts:
+    counts: np.ndarray      # WORDS uint64 (queue_bench.cuh)
+    drained: int | None     # elements the drain took out; None when not drained
+    event_s: float | None   # CUDA-event time of the kernel (GPU only)
+    stats: np.ndarray | None = None
+
+
+class _CpuBench:
+    name = "cpu"
+
+    def __init__(self, kind: QueueKind, defines: tuple[str, ...]):
+        import ctypes
+
+        flags = LIBRARY_FLAGS + ("-pthread",) + defines_for(kind.kind_id, defines)
+        lib = ctypes.CDLL(str(compile_library(BENCH_HOST, flags, "libgq_bench")))
+        u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
+        lib.gq_bench_words.restype, lib.gq_bench_words.argtypes = u64, [u64, u64]
+        lib.gq_bench_init.restype, lib.gq_bench_init.argtypes = None, [p, u64, u64]
+        lib.gq_bench.restype = u32
+        lib.gq_bench.argtypes = [p, u64, p, u32, u32, u32, u64, u64, p]
+        lib.gq_bench_drain.restype, lib.gq_bench_drain.argtypes = u32, [p, u64, u32, u64, p, p]
+        lib.gq_bench_stats.restype, lib.gq_bench_stats.argtypes = None, [p, u64, u64, p]
+        self.lib, self.kind = lib, kind
+
+    def resident(self, threads: int) -> tuple[int, int]:
+        return threads, 1
+
+    def run(self, kernel: str, threads: int, pct: int, warmup_ns: int, window_ns: int, capacity: int,
+            producers: int, drain: bool, stats: bool) -> RunCounts:
+        lib, ptr = self.lib, (lambda a: a.ctypes.data)
+        buf = np.zeros(int(lib.gq_bench_words(capacity, threads)), np.uint64)
+        lib.gq_bench_init(ptr(buf), capacity, threads)
+        counts, err = np.zeros(WORDS, np.uint64), np.zeros(4, np.uint32)
+        counts[PRODUCERS_LEFT] = producers
+        lib.gq_bench(ptr(buf), capacity, ptr(counts), KERNEL_IDS[kernel], threads, pct, warmup_ns, window_ns, ptr(err))
+        raise_if_flagged(err, f"gq_bench[cpu, {self.kind.name}]", f"{kernel}, {threads} threads")
+        drained = None
+        if drain:
+            out = np.zeros(1, np.uint64)
+            lib.gq_bench_drain(ptr(buf), capacity, threads, most(counts), ptr(out), ptr(err))
+            raise_if_flagged(err, f"gq_bench_drain[cpu, {self.kind.name}]", f"{threads} threads")
+            drained = int(out[0])
+        st = None
+        if stats:
+            st = np.zeros(5, np.uint64)
+            lib.gq_bench_stats(ptr(buf), capacity, threads, ptr(st))
+        return RunCounts(counts, drained, None, st)
+
+
+class _CudaBench:
+    name = "cuda"
+
+    def __init__(self, kind: QueueKind, defines: tuple[str, ...]):
+        self.kind, self.defines = kind, defines
+        self._modules: dict[int, object] = {}
+
+    def module(self, min_blocks: int):
+        if min_blocks not in self._modules:
+            extra = self.defines + ((f"GQ_BENCH_MIN_BLOCKS={min_blocks}",) if min_blocks > 1 else ())
+            self._modules[min_blocks] = cuda_module(self.kind.kind_id, extra, path=BENCH_KERNEL)
+        return self._modules[min_blocks]
+
+    def resident(self, threads: int) -> tuple[int, int]:
+        """(threads that will run, blocks per SM the build asked for): the request when it can be
+        resident, else the most that can."""
+        import cupy
+
+        from .cuda_runtime import resident_threads
+
+        limit = resident_threads(self.module(1).get_function("gq_bench"))
+        if threads <= limit:
+            return threads, 1
+        dev = cupy.cuda.Device()
+        sms = dev.attributes["MultiProcessorCount"]
+        most = dev.attributes["MaxThreadsPerMultiProcessor"] // BLOCK
+        want = min(most, -(-(-(-threads // BLOCK)) // sms))
+        limit = resident_threads(self.module(want).get_function("gq_bench"))
+        return min(threads, limit), want
+
+    def run(self, kernel: str, threads: int, pct: int, warmup_ns: int, window_ns: int, capacity: int,
+            producers: int, drain: bool, stats: bool, min_blocks: int = 1) -> RunCounts:
+        import cupy
+
+        mod = self.module(min_blocks)
+        u32, u64 = np.uint32, np.uint64
+        words_out = cupy.zeros(1, cupy.uint64)
+        mod.get_function("gq_bench_words")((1,), (1,), (u64(capacity), u64(threads), words_out))
+        words = int(words_out.get()[0])
+        buf = cupy.empty(words, cupy.uint64)
+        mod.get_function("gq_bench_init")((min(-(-words // BLOCK), 65535),), (BLOCK,),
+                                          (buf, u64(capacity), u64(threads), u64(words)))
+        host_counts = np.zeros(WORDS, np.uint64)
+        host_counts[PRODUCERS_LEFT] = producers
+        counts, err = cupy.asarray(host_counts), cupy.zeros(4, cupy.uint32)
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        mod.get_function("gq_bench")((-(-threads // BLOCK),), (BLOCK,),
+                                     (buf, u64(capacity), counts, u32(KERNEL_IDS[kernel]), u32(threads), u32(pct),
+                                      u64(warmup_ns), u64(window_ns), err))
+        stop.record()
+        stop.synchronize()
+        event_s = cupy.cuda.get_elapsed_time(start, stop) / 1e3
+        raise_if_flagged(err.get(), f"gq_bench[cuda, {self.kind.name}]", f"{kernel}, {threads} threads")
+        host = counts.get()
+        drained = None
+        if drain:
+            out = cupy.zeros(1, cupy.uint64)
+            drainers = min(threads, 4096)
+            mod.get_function("gq_bench_drain")((-(-drainers // BLOCK),), (BLOCK,),
+                                               (buf, u64(capacity), u32(threads), u32(drainers), u64(most(host)), out, err))
+            raise_if_flagged(err.get(), f"gq_bench_drain[cuda, {self.kind.name}]", f"{threads} threads")
+            drained = int(out.get()[0])
+        st = None
+        if stats:
+            out = cupy.zeros(5, cupy.uint64)
+            mod.get_function("gq_bench_stats")((1,), (1,), (buf, u64(capacity), u64(threads), out))
+            st = out.get()
+        return RunCounts(host, drained, event_s, st)
+
+
+def launcher(backend: str, kind: QueueKind, stats: bool = False):
+    defines = (STATS_DEFINE,) if stats else ()
+    return _CudaBench(kind, defines) if backend == "cuda" else _CpuBench(kind, defines)
+
+
+# ------------------------------------------------------------------------------- measuring
+
+
+def summarize_run(c: RunCounts, budget_s: float, window_s: float, backend: str, ideal: bool) -> dict:
+    """One run's figures from its counts: throughput, the outcome counts, the span and the
+    stall flag, and conservation (after the drain)."""
+    w = c.counts
+    span_s = (int(w[LAST_NS]) - int(w[START_NS])) / 1e9
+    ok = int(w[ENQ_OK]) + int(w[DEQ_OK])
+    stall = is_stall(span_s, budget_s, backend)
+    run = {
+        "ops_per_s": None if stall else ok / window_s,
+        "enq_ok": int(w[ENQ_OK]), "enq_full": int(w[ENQ_FULL]),
+        "deq_ok": int(w[DEQ_OK]), "deq_empty": int(w[DEQ_EMPTY]),
+        "all_enq_ok": int(w[ALL_ENQ]), "all_deq_ok": int(w[ALL_DEQ]),
+        "producers": int(w[PRODUCERS]),
+        "span_s": span_s, "stall": stall,
+    }
+    if c.event_s is not None:
+        run["event_s"] = c.event_s
+    if c.drained is not None:
+        run["drained"] = c.drained
+        run["conserved"] = None if ideal else run["all_enq_ok"] == run["all_deq_ok"] + c.drained
+    return run
+
+
+def run_point(bench, backend: str, kind: QueueKind, kernel: str, threads: int, pct: int | None,
+              warmup_s: float, window_s: float, capacity: int, runs: int, drain: bool = True,
+              progress: Callable[[], None] | None = None) -> dict:
+    """``runs`` runs of one configuration and their median (stalled runs give no figure)."""
+    threads_run, min_blocks = bench.resident(threads)
+    producers = producer_threads(threads_run, pct, ROLE_LANES[backend]) if kernel == "split" else 0
+    extra = {"min_blocks": min_blocks} if backend == "cuda" else {}
+    budget = warmup_s + window_s
+    results = []
+    for _ in range(runs):
+        c = bench.run(kernel, threads_run, pct or 0, int(warmup_s * 1e9), int(window_s * 1e9), capacity,
+                      producers, drain and kind is not IDEAL, False, **extra)
+        results.append(summarize_run(c, budget, window_s, backend, kind is IDEAL))
+        if progress:
+            progress()
+    figures = [r["ops_per_s"] for r in results if r["ops_per_s"] is not None]
+    good = [r for r in results if not r["stall"]]
+    ok = sum(r["enq_ok"] + r["deq_ok"] for r in good)
+    return {
+        "queue": kind.name, "kernel": kernel, "producers_pct": pct if kernel == "split" else None,
+        "threads": threads, "threads_run": threads_run, "capped": threads_run < threads,
+        "min_blocks_per_sm": min_blocks if backend == "cuda" else None,
+        "producer_threads": producers, "capacity": capacity, "backend": backend,
+        "ops_per_s_median": statistics.median(figures) if figures else None,
+        "ops_per_s_min": min(figures) if figures else None,
+        "ops_per_s_max": max(figures) if figures else None,
+        "empty_per_op": sum(r["deq_empty"] for r in good) / ok if ok else None,
+        "failed_per_op": sum(r["enq_full"] for r in good) / ok if ok else None,
+        "stalls": sum(r["stall"] for r in results),
+        "conserved": None if kind is IDEAL or not drain else all(r.get("conserved") for r in results),
+        "runs": results,
+    }
+
+
+def stats_point(backend: str, kind: QueueKind, kernel: str, threads: int, pct: int | None, warmup_s: float,
+                window_s: float, capacity: int) -> dict:
+    """One counter run (a build with GQ_QUEUE_STATS): the queue's slow-path counters per
+    successful operation, and the most steps one operation took."""
+    bench = launcher(backend, kind, stats=True)
+    threads_run, min_blocks = bench.resident(threads)
+    producers = producer_threads(threads_run, pct, ROLE_LANES[backend]) if kernel == "split" else 0
+    extra = {"min_blocks": min_blocks} if backend == "cuda" else {}
+    c = bench.run(kernel, threads_run, pct or 0, int(warmup_s * 1e9), int(window_s * 1e9), capacity,
+                  producers, False, True, **extra)
+    slow, helps, completed, ok, max_steps = (int(x) for x in c.stats)
+    row = {"queue": kind.name, "kernel": kernel, "producers_pct": pct if kernel == "split" else None,
+           "threads": threads, "threads_run": threads_run, "counted_ops": ok, "max_steps": max_steps if ok else None}
+    for name, value in zip(STATS_FIELDS, (slow, helps, completed)):
+        row[name] = value / ok if ok else None
+    return row
+
+
+def configurations(queues: list[str], kernels: list[str], threads: list[int], producers: list[int]):
+    for queue in queues:
+        for kernel in kernels:
+            for pct in (producers if kernel == "split" else [None]):
+                for t in threads:
+                    yield queue, kernel, pct, t
+
+
+def validate(backend: str, queues: list[str], threads: list[int], window_s: float, warmup_s: float, runs: int,
+             capacity: int | None) -> None:
+    """Every check before any build or launch; each names the option, the rule and the value."""
+    if not 0 < window_s <= MAX_SECONDS:
+        raise GQError(f"--duration must be above 0 and at most {MAX_SECONDS:g} s, got {window_s:g}")
+    if not 0 <= warmup_s <= MAX_SECONDS:
+        raise GQError(f"--warmup must be between 0 and {MAX_SECONDS:g} s, got {warmup_s:g}")
+    if runs < 1:
+        raise GQError(f"--runs must be at least 1, got {runs}")
+    if backend == "cpu" and threads[-1] > CPU_MAX_THREADS:
+        raise GQError(f"--threads {threads[-1]}: the CPU backend runs one OS thread per queue thread, "
+                      f"at most {CPU_MAX_THREADS}")
+    if threads[-1] >= 1 << 31:
+        raise GQError(f"--threads {threads[-1]}: at most 2^31 - 1")
+    for name in queues:
+        kind = BENCH_QUEUES[name]
+        if kind.max_threads is not None and threads[-1] > kind.max_threads:
+            raise GQError(f"--threads {threads[-1]}: {name} serves at most {kind.max_threads} threads")
+        cap = capacity if capacity is not None else default_capacity(threads[-1])
+        if not 1 <= cap <= kind.max_capacity:
+            raise GQError(f"--capacity {cap}: {name} takes 1..{kind.max_capacity}")
+
+
+def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list[int], producers: list[int],
+              window_s: float, warmup_s: float, runs: int = 5, capacity: int | None = None, stats: bool = False,
+              progress: Callable[[str], None] | None = None, on_row: Callable[[dict], None] | None = None,
+              command: list[str] | None = None) -> dict:
+    """The sweep: every queue x kernel (x producer split) x thread count; one record.
+
+    ``backend`` is a resolved one (cuda or cpu). ``progress(label)`` is called after every run;
+    ``on_row(record)`` after every configuration with the record so far, so a sweep stopped
+    part-way keeps what it measured.
+    """
+    validate(backend, queues, threads, window_s, warmup_s, runs, capacity)
+    settings = {"backend": backend, "queues": queues, "kernels": kernels, "threads": threads,
+                "producers_pct": producers, "window_s": window_s, "warmup_s": warmup_s, "runs": runs,
+                "capacity": capacity if capacity is not None else f"max(threads, {MIN_CAPACITY})",
+                "block": BLOCK, "stall_rule": f"span > {STALL_FACTOR:g} x (warm-up + window) + "
+                                              f"{STALL_SLACK_S[backend]:g} s",
+                "throughput": "successful enqueues + dequeues completed in the window / window"}
+    record = provenance(command=command if command is not None else sys.argv, kind="queue-bench",
+                        settings=settings, rows=[], stats=[])
+    benches = {}
+    for queue, kernel, pct, t in configurations(queues, kernels, threads, producers):
+        kind = BENCH_QUEUES[queue]
+        if queue not in benches:
+            benches[queue] = launcher(backend, kind)
+        cap = capacity if capacity is not None else default_capacity(t)
+        label = f"{queue} {kernel}{'' if pct is None else f' {pct}%'} {t}"
+        row = run_point(benches[queue], backend, kind, kernel, t, pct, warmup_s, window_s, cap, runs,
+                        progress=(lambda: progress(label)) if progress else None)
+        record["rows"].append(row)
+        if on_row:
+            on_row(record)
+    if stats:
+        for queue, kernel, pct, t in configurations([q for q in queues if BENCH_QUEUES[q].wait_free], kernels,
+                                                     threads, producers):
+            cap = capacity if capacity is not None else default_capacity(t)
+            record["stats"].append(stats_point(backend, BENCH_QUEUES[queue], kernel, t, pct, warmup_s, window_s, cap))
+            if progress:
+                progress(f"{queue} counters")
+            if on_row:
+                on_row(record)
+    record["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return record
+
+
+def total_runs(queues: list[str], kernels: list[str], threads: list[int], producers: list[int], runs: int,
+               stats: bool) -> int:
+    n = sum(1 for _ in configurations(queues, kernels, threads, producers)) * runs
+    if stats:
+        n += sum(1 for _ in configurations([q for q in queues if BENCH_QUEUES[q].wait_free], kernels, threads,
+                                           producers))
+    return n
+
+
+# ---------------------------------------------------------------------------------- output
+
+
+def panel_of(row: dict) -> str:
+    return "balanced" if row["kernel"] == "balanced" else f"split {row['producers_pct']}% producers"
+
+
+def chart(record: dict, png_path) -> str | None:
+    """Fig. 4 of the seed: throughput against threads (log2 axis), one panel per kernel/split,
+    one line per queue (the ideal ring dashed). None when drawn, else why not."""
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        return "chart skipped: matplotlib is not installed (pip install 'gpu-queues[plot]')"
+    from .files import write_file_atomically
+
+    rows = record["rows"]
+    panels = list(dict.fromkeys(panel_of(r) for r in rows))
+    if not panels:
+        return "chart skipped: no rows"
+    cols = min(len(panels), 2)
+    fig = Figure(figsize=(6 * cols, 4 * math.ceil(len(panels) / cols)))
+    for k, panel in enumerate(panels):
+        ax = fig.add_subplot(math.ceil(len(panels) / cols), cols, k + 1)
+        for queue in dict.fromkeys(r["queue"] for r in rows):
+            pts = sorted((r["threads_run"], r["ops_per_s_median"]) for r in rows
+                         if panel_of(r) == panel and r["queue"] == queue and r["ops_per_s_median"] is not None)
+            if pts:
+                ax.plot([p[0] for p in pts], [p[1] / 1e9 for p in pts], marker="o", label=queue,
+                        linestyle="--" if queue == "ideal" else "-")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("threads")
+        ax.set_ylabel("successful G ops/s (median)")
+        ax.set_title(panel)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+    gpu = record.get("gpu", {})
+    fig.suptitle(f"fixed-duration queue throughput, {record['settings']['backend']}"
+                 f"{', ' + gpu['name'] if isinstance(gpu, dict) and 'name' in gpu else ''}")
+    fig.tight_layout()
+    write_file_atomically(png_path, lambda f: fig.savefig(f, format="png"))
+    return None
+
+
+def format_rate(x: float | None) -> str:
+    if x is None:
+        return "-"
+    return f"{x / 1e9:.2f} G" if x >= 1e9 else f"{x / 1e6:.1f} M"
+
+
+def table_lines(record: dict) -> list[str]:
+    lines = [f"{'queue':7s} {'kernel':9s} {'prod%':>5s} {'threads':>8s} {'ran':>8s} {'ops/s':>9s} "
+             f"{'empty/op':>9s} {'full/op':>8s} {'stall':>5s} {'conserved':>9s}"]
+    for r in record["rows"]:
+        conserved = "-" if r["conserved"] is None else ("yes" if r["conserved"] else "NO")
+        ratio = (lambda v: "-" if v is None else f"{v:.3f}")
+        lines.append(f"{r['queue']:7s} {r['kernel']:9s} {r['producers_pct'] or '':>5} {r['threads']:>8d} "
+                     f"{r['threads_run']:>8d} {format_rate(r['ops_per_s_median']):>9s} {ratio(r['empty_per_op']):>9s} "
+                     f"{ratio(r['failed_per_op']):>8s} {r['stalls'] or '':>5} {conserved:>9s}")
+    for s in record.get("stats", []):
+        per = ", ".join(f"{k} {s[k]:.4f}" for k in STATS_FIELDS if s[k] is not None)
+        lines.append(f"counters {s['queue']} {s['kernel']} {s['producers_pct'] or ''} {s['threads_run']}: "
+                     f"{per or 'no operations counted'}; most steps {s['max_steps']}")
+    return lines
+
+
+def default_json_path() -> Path:
+    stem = f"queues-{time.strftime('%Y-%m-%d', time.gmtime())}"
+    path = Path("benchmarks") / f"{stem}.json"
+    n = 2
+    while path.exists():
+        path = Path("benchmarks") / f"{stem}-{n}.json"
+        n += 1
+    return path

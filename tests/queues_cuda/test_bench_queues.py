@@ -1,0 +1,193 @@
+"""The fixed-duration queue micro-benchmarks (queues_cuda/bench_queues.py, include/gq/queue_bench.cuh):
+the option grammar, the stall rule, the split roles, CPU runs of every queue (throughput above
+zero, every element accounted for after the drain), the counter builds, the sm_90 compile of the
+benchmark kernel for every queue and the ideal ring, and GPU runs (marker `gpu`)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from queues_cuda import bench_queues as bq
+from queues_cuda.build import compile_sm90
+from queues_cuda.errors import GQError
+from queues_cuda.queues import QUEUES, STATS_DEFINE
+
+WINDOW, WARMUP = 0.03, 0.005
+
+
+# ----------------------------------------------------------------------------------- grammar
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("2^9..2^18", [1 << k for k in range(9, 19)]),
+    ("512,1024", [512, 1024]),
+    ("2^2..2^4,3,8", [3, 4, 8, 16]),
+    ("1..1", [1]),
+    ("2 ^ 3", [8]),
+])
+def test_parse_threads(text, expected):
+    assert bq.parse_threads(text) == expected
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "empty item"), ("abc", "expected an integer"), ("2^3..2^2", "a range runs"), ("3..8", "a range runs"),
+    ("0", "at least 1"), ("2^9,,2^10", "empty item"),
+])
+def test_parse_threads_refuses(text, words):
+    with pytest.raises(GQError, match=words) as exc:
+        bq.parse_threads(text)
+    assert str(exc.value).startswith("--threads") and "\n" not in str(exc.value)
+
+
+def test_parse_producers_and_queues():
+    assert bq.parse_producers("75,25,50,25") == [25, 50, 75]
+    for bad in ("0", "100", "x", "25,"):
+        with pytest.raises(GQError, match="--producers"):
+            bq.parse_producers(bad)
+    assert bq.parse_queues(()) == list(QUEUES) + ["ideal"]
+    assert bq.parse_queues(("gwfq,glfq", "glfq")) == ["gwfq", "glfq"]
+    with pytest.raises(GQError, match="unknown queue 'nope'"):
+        bq.parse_queues(("nope",))
+    assert bq.parse_kernels("both") == ["balanced", "split"]
+    with pytest.raises(GQError, match="--kernel"):
+        bq.parse_kernels("mixed")
+
+
+def test_validate_names_the_option():
+    with pytest.raises(GQError, match="--duration"):
+        bq.validate("cpu", ["glfq"], [4], 0.0, 0.0, 5, None)
+    with pytest.raises(GQError, match="--warmup"):
+        bq.validate("cpu", ["glfq"], [4], 0.1, -1.0, 5, None)
+    with pytest.raises(GQError, match="--runs"):
+        bq.validate("cpu", ["glfq"], [4], 0.1, 0.0, 0, None)
+    with pytest.raises(GQError, match="CPU backend"):
+        bq.validate("cpu", ["glfq"], [1 << 12], 0.1, 0.0, 5, None)
+    with pytest.raises(GQError, match="gwfq serves at most"):
+        bq.validate("cuda", ["gwfq"], [1 << 19], 0.1, 0.0, 5, None)
+    with pytest.raises(GQError, match="--capacity"):
+        bq.validate("cuda", ["gwfq"], [512], 0.1, 0.0, 5, 1 << 23)
+
+
+# ------------------------------------------------------------------------------ rules, roles
+
+
+def test_stall_rule():
+    assert not bq.is_stall(0.12, 0.1, "cuda")
+    assert bq.is_stall(0.21, 0.1, "cuda")   # over twice the budget: some operation or thread was late
+    assert not bq.is_stall(0.4, 0.1, "cpu")  # the host's slack: threads kept off few cores
+    assert bq.is_stall(0.5, 0.1, "cpu")
+
+
+def _counts(enq_ok=10, deq_ok=8, all_enq=30, all_deq=25, span_ns=60_000_000):
+    w = np.zeros(bq.WORDS, np.uint64)
+    w[[bq.ENQ_OK, bq.DEQ_OK, bq.ALL_ENQ, bq.ALL_DEQ]] = enq_ok, deq_ok, all_enq, all_deq
+    w[bq.START_NS], w[bq.LAST_NS] = 1_000, 1_000 + span_ns
+    return w
+
+
+def test_summarize_run_conservation_and_stall():
+    ok = bq.summarize_run(bq.RunCounts(_counts(), drained=5, event_s=None), 0.05, 0.04, "cuda", False)
+    assert ok["conserved"] and not ok["stall"] and ok["ops_per_s"] == pytest.approx(18 / 0.04)
+    lost = bq.summarize_run(bq.RunCounts(_counts(), drained=4, event_s=None), 0.05, 0.04, "cuda", False)
+    assert lost["conserved"] is False
+    late = bq.summarize_run(bq.RunCounts(_counts(span_ns=300_000_000), drained=5, event_s=None), 0.05, 0.04,
+                            "cuda", False)
+    assert late["stall"] and late["ops_per_s"] is None  # flagged, not reported as a figure
+
+
+def test_producer_threads_by_role_unit():
+    assert bq.producer_threads(512, 25, 32) == 128  # 16 warps, 4 of them producers
+    assert bq.producer_threads(512, 75, 32) == 384
+    assert bq.producer_threads(8, 50, 1) == 4
+    assert bq.producer_threads(2, 25, 1) == 0
+    lib = bq.launcher("cpu", QUEUES["glfq"]).lib
+    for n, pct in ((7, 25), (16, 50), (33, 75)):
+        assert bq.producer_threads(n, pct, 1) == lib.gq_bench_producers(n, pct)
+
+
+# ---------------------------------------------------------------------------------- CPU runs
+
+
+@pytest.mark.parametrize("queue", list(bq.BENCH_QUEUES))
+@pytest.mark.parametrize("kernel, pct", [("balanced", None), ("split", 50)])
+def test_cpu_run_counts_are_consistent(queue, kernel, pct):
+    kind = bq.BENCH_QUEUES[queue]
+    bench = bq.launcher("cpu", kind)
+    row = bq.run_point(bench, "cpu", kind, kernel, 8, pct, WARMUP, WINDOW, bq.default_capacity(8), runs=2)
+    assert row["ops_per_s_median"] and row["ops_per_s_median"] > 0, row
+    assert row["stalls"] == 0
+    for run in row["runs"]:
+        assert run["enq_ok"] + run["deq_ok"] <= run["all_enq_ok"] + run["all_deq_ok"]
+        if kernel == "split":
+            assert run["producers"] == row["producer_threads"] == 4
+        if queue != "ideal":
+            # Every element enqueued over the run came out, in the run or in the drain after it.
+            assert run["all_enq_ok"] == run["all_deq_ok"] + run["drained"], run
+            if kernel == "balanced":
+                assert run["enq_full"] == 0  # at most one element per thread: capacity 4096 never fills
+    assert row["conserved"] is (None if queue == "ideal" else True)
+
+
+def test_cpu_split_leaves_elements_and_drain_takes_them():
+    """75% producers outrun the consumers: elements stay behind, and the drain finds each."""
+    kind = QUEUES["glfq"]
+    row = bq.run_point(bq.launcher("cpu", kind), "cpu", kind, "split", 8, 75, WARMUP, WINDOW, 4096, runs=1)
+    run = row["runs"][0]
+    assert run["drained"] > 0 and run["all_enq_ok"] == run["all_deq_ok"] + run["drained"]
+
+
+@pytest.mark.parametrize("queue", [q for q, k in QUEUES.items() if k.wait_free])
+def test_cpu_counter_run(queue):
+    row = bq.stats_point("cpu", QUEUES[queue], "balanced", 8, None, WARMUP, WINDOW, 4096)
+    assert row["counted_ops"] > 0 and row["max_steps"] >= 1
+    assert all(row[k] is not None and row[k] >= 0 for k in bq.STATS_FIELDS)
+
+
+def test_run_bench_record():
+    rec = bq.run_bench("cpu", ["sfq", "ideal"], ["balanced", "split"], [4], [25], WINDOW, WARMUP, runs=1,
+                       command=["gq", "bench", "queues"])
+    assert rec["command"] == "gq bench queues" and rec["commit"] and "gpu" in rec and rec["kind"] == "queue-bench"
+    assert [(r["queue"], r["kernel"], r["producers_pct"]) for r in rec["rows"]] == [
+        ("sfq", "balanced", None), ("sfq", "split", 25), ("ideal", "balanced", None), ("ideal", "split", 25)]
+    assert len(bq.table_lines(rec)) == 5
+
+
+# --------------------------------------------------------------------------------- compile
+
+
+@pytest.mark.parametrize("queue", list(bq.BENCH_QUEUES))
+@pytest.mark.parametrize("defines", [(), ("GQ_BENCH_MIN_BLOCKS=8",)])
+def test_bench_kernel_compiles_for_sm90(queue, defines):
+    compiler, size = compile_sm90(bq.BENCH_QUEUES[queue].kind_id, defines, bq.BENCH_KERNEL)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+@pytest.mark.parametrize("queue", [q for q, k in QUEUES.items() if k.wait_free])
+def test_bench_counter_build_compiles_for_sm90(queue):
+    compiler, size = compile_sm90(QUEUES[queue].kind_id, (STATS_DEFINE,), bq.BENCH_KERNEL)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+# -------------------------------------------------------------------------------------- GPU
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("queue", list(bq.BENCH_QUEUES))
+@pytest.mark.parametrize("kernel, pct", [("balanced", None), ("split", 25), ("split", 75)])
+def test_gpu_run_counts_are_consistent(queue, kernel, pct):
+    kind = bq.BENCH_QUEUES[queue]
+    row = bq.run_point(bq.launcher("cuda", kind), "cuda", kind, kernel, 4096, pct, 0.005, 0.02, 4096, runs=2)
+    assert row["ops_per_s_median"] and row["ops_per_s_median"] > 0 and row["stalls"] == 0, row
+    assert row["conserved"] is (None if queue == "ideal" else True), row["runs"]
+    if kernel == "split":
+        assert all(r["producers"] == row["producer_threads"] for r in row["runs"])
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("queue", list(bq.BENCH_QUEUES))
+def test_gpu_largest_sweep_point_is_resident_or_capped(queue):
+    """2^18 threads (1024 blocks of 256): resident with a launch bound, or capped and said so."""
+    bench = bq.launcher("cuda", bq.BENCH_QUEUES[queue])
+    ran, min_blocks = bench.resident(1 << 18)
+    assert 0 < ran <= 1 << 18 and ran % bq.BLOCK == 0 and 1 <= min_blocks <= 8
