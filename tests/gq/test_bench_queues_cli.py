@@ -1,0 +1,68 @@
+"""`gq bench queues` as a user meets it (registered under `gq bench` here, as gq/cli.py will):
+a short CPU sweep writes the table, the JSON record and the chart; every bad input is one line
+with exit code 2 and writes nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from gq import cli
+from gq.bench_queues_cli import bench_queues
+from queues_cuda.backend import gpu_status
+
+if "queues" not in cli.bench.commands:
+    cli.bench.add_command(bench_queues)
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        cli.run([str(a) for a in args])
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_cpu_sweep_writes_table_record_and_chart(tmp_path, capsys):
+    out_json = tmp_path / "q.json"
+    code, out, err = run(capsys, "bench", "queues", "--backend", "cpu", "--queue", "glfq,ideal", "--threads", "2^1..2^2",
+                         "--producers", "50", "--duration", "0.02", "--warmup", "0.005", "--runs", "1",
+                         "--json", out_json)
+    assert code == 0, err
+    rec = json.loads(out_json.read_text())
+    assert rec["kind"] == "queue-bench" and rec["commit"] and "gpu" in rec
+    assert rec["command"] and rec["settings"]["threads"] == [2, 4]
+    assert len(rec["rows"]) == 2 * 2 * 2  # queues x (balanced, split 50%) x threads
+    assert all(r["ops_per_s_median"] > 0 for r in rec["rows"] if r["kernel"] == "balanced")
+    assert "glfq    balanced" in out and f"wrote {out_json}" in out
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert "chart skipped" in err
+    else:
+        assert out_json.with_suffix(".png").stat().st_size > 1000
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--threads", "2^4..2^2"], "--threads: a range runs"),
+    (["--threads", "two"], "--threads: expected an integer"),
+    (["--producers", "0"], "--producers: a percentage must be between 1 and 99"),
+    (["--kernel", "mixed"], "--kernel: expected balanced, split or both"),
+    (["--duration", "0"], "--duration must be above 0"),
+    (["--runs", "0"], "--runs must be at least 1"),
+    (["--queue", "lcrq"], "--queue: unknown queue 'lcrq'"),
+    (["--json", "out.txt"], "--json: the name must end in .json"),
+    (["--threads", "4096"], "--threads 4096: the CPU backend"),
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, args, words):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "bench", "queues", "--backend", "cpu", *args)
+    assert code == 2
+    assert err.startswith("gq: error: ") and words in err and err.count("\n") == 1
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+@pytest.mark.skipif(gpu_status()[0] is not None, reason="a GPU answers here")
+def test_backend_cuda_without_gpu_is_refused(capsys):
+    code, out, err = run(capsys, "bench", "queues", "--backend", "cuda")
+    assert code == 2 and "--backend cuda: no GPU available" in err
