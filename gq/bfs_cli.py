@@ -41,16 +41,17 @@ def generate_graph(name: str, scale: int | None, vertices: int | None, seed: int
         raise GQError(f"--vertices: expected 1..{2**31 - 2}, got {vertices}")
     if seed < 0:
         raise GQError(f"--seed: expected an integer >= 0, got {seed}")
+    if name == "kron" and vertices is not None:
+        raise GQError("--vertices does not apply to --generate kron (it has 2^scale vertices: use --scale)")
+    n = vertices if vertices is not None else 2 ** (16 if scale is None else scale)
+    if name == "delaunay" and n < 3:
+        raise GQError(f"--vertices: a triangulation needs at least 3 points, got {n}")
+    click.echo(f"generating {name} ...", err=True)  # large graphs take a while (kron scale 21: ~20 s)
     if name == "kron":
-        if vertices is not None:
-            raise GQError("--vertices does not apply to --generate kron (it has 2^scale vertices: use --scale)")
         scale = 16 if scale is None else scale
         g = generators.rmat(scale, edge_factor, seed, symmetric=True)
         return g, f"kron scale {scale} (R-MAT stand-in for kron_g500-logn{scale}, edge factor {edge_factor}, seed {seed})"
-    n = vertices if vertices is not None else 2 ** (16 if scale is None else scale)
     if name == "delaunay":
-        if n < 3:
-            raise GQError(f"--vertices: a triangulation needs at least 3 points, got {n}")
         return generators.delaunay(n, seed), f"delaunay {n:,} points (stand-in for delaunay_n*, seed {seed})"
     rows = max(1, int(round(np.sqrt(n))))
     cols = max(1, -(-n // rows))
