@@ -34,7 +34,14 @@ from pathlib import Path
 
 import numpy as np
 
-from .build import HOST_DIR, KERNEL_DIR, LIBRARY_FLAGS, compile_library, cuda_module, defines_for
+from .build import (
+    HOST_DIR,
+    KERNEL_DIR,
+    LIBRARY_FLAGS,
+    compile_library,
+    cuda_module,
+    defines_for,
+)
 from .errors import GQError, raise_if_flagged
 from .provenance import provenance
 from .queues import QUEUES, STATS_DEFINE, QueueKind
@@ -237,7 +244,8 @@ class _CudaBench:
         dev = cupy.cuda.Device()
         sms = dev.attributes["MultiProcessorCount"]
         most = dev.attributes["MaxThreadsPerMultiProcessor"] // BLOCK
-        want = min(most, -(-(-(-threads // BLOCK)) // sms))
+        blocks = -(-threads // BLOCK)
+        want = min(most, -(-blocks // sms))
         limit = resident_threads(self.module(want).get_function("gq_bench"))
         return min(threads, limit), want
 
@@ -423,7 +431,7 @@ def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list
         cap = capacity if capacity is not None else default_capacity(t)
         label = f"{queue} {kernel}{'' if pct is None else f' {pct}%'} {t}"
         row = run_point(benches[queue], backend, kind, kernel, t, pct, warmup_s, window_s, cap, runs,
-                        progress=(lambda: progress(label)) if progress else None)
+                        progress=(lambda label=label: progress(label)) if progress else None)
         record["rows"].append(row)
         if on_row:
             on_row(record)
@@ -500,8 +508,9 @@ def format_rate(x: float | None) -> str:
 
 
 def table_lines(record: dict) -> list[str]:
-    lines = [f"{'queue':7s} {'kernel':9s} {'prod%':>5s} {'threads':>8s} {'ran':>8s} {'ops/s':>9s} "
-             f"{'empty/op':>9s} {'full/op':>8s} {'stall':>5s} {'conserved':>9s}"]
+    header = (f"{'queue':7s} {'kernel':9s} {'prod%':>5s} {'threads':>8s} {'ran':>8s} {'ops/s':>9s} "
+              f"{'empty/op':>9s} {'full/op':>8s} {'stall':>5s} {'conserved':>9s}")
+    lines = [header]
     for r in record["rows"]:
         conserved = "-" if r["conserved"] is None else ("yes" if r["conserved"] else "NO")
         ratio = (lambda v: "-" if v is None else f"{v:.3f}")

@@ -56,7 +56,7 @@ def test_cpu_sweep_writes_table_record_and_chart(tmp_path, capsys):
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, args, words):
     monkeypatch.chdir(tmp_path)
-    code, out, err = run(capsys, "bench", "queues", "--backend", "cpu", *args)
+    code, _, err = run(capsys, "bench", "queues", "--backend", "cpu", *args)
     assert code == 2
     assert err.startswith("gq: error: ") and words in err and err.count("\n") == 1
     assert not list(tmp_path.iterdir())  # nothing written
@@ -64,5 +64,5 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, args, words
 
 @pytest.mark.skipif(gpu_status()[0] is not None, reason="a GPU answers here")
 def test_backend_cuda_without_gpu_is_refused(capsys):
-    code, out, err = run(capsys, "bench", "queues", "--backend", "cuda")
+    code, _, err = run(capsys, "bench", "queues", "--backend", "cuda")
     assert code == 2 and "--backend cuda: no GPU available" in err

@@ -1,0 +1,132 @@
+"""The queue micro-benchmarks of issue 6 on one GPU, in about 3 minutes:
+
+    python3 tools/gpu_queue_bench.py OUT_DIR
+
+1. The thread sweep 2^9..2^18 (every power of two) for every queue and the unsafe ideal ring,
+   balanced kernel and split kernel at 25 / 50 / 75 % producers: RUNS runs of WARMUP_S + WINDOW_S
+   each on the device clock (queues_cuda/bench_queues.py), the median of the runs that did not
+   stall, each run drained and checked for conservation. A thread count that cannot be resident
+   is retried with launch bounds, else capped (the row says so).
+2. The counter run: the wait-free queues' builds with GQ_QUEUE_STATS, one run per configuration
+   (slow-path entries, helps and completions per successful operation, the most steps of one
+   operation), apart from the timed runs.
+
+Time guards: the queue kernels stop themselves at their deadline; a configuration whose kernel
+raises its error flag is recorded as an error and the sweep goes on; a queue is not started once
+SWEEP_UNTIL_S has passed, the counter run not once COUNTERS_UNTIL_S has (both noted). Writes
+OUT_DIR/queue-bench.json (card, commit, command, every row) after each configuration and
+OUT_DIR/queue-bench.png (seed 001 Fig. 4's panels) when matplotlib is there, then prints the
+table and the project's goals measured against, not assumed.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from queues_cuda import bench_queues as bq
+from queues_cuda.backend import resolve
+from queues_cuda.errors import KernelError
+from queues_cuda.files import write_json_atomically
+from queues_cuda.provenance import provenance
+
+THREADS = [1 << k for k in range(9, 19)]
+PRODUCERS = [25, 50, 75]
+KERNELS = ["balanced", "split"]
+QUEUES = list(bq.BENCH_QUEUES)          # glfq, sfq, gwfq, ymc, ideal
+WINDOW_S, WARMUP_S, RUNS = 0.04, 0.01, 5  # 5 queues x 4 panels x 10 points x 5 runs x 50 ms = 50 s
+SWEEP_UNTIL_S = 170.0
+COUNTERS_UNTIL_S = 200.0
+GOALS = {"glfq_balanced_gops": 35.0, "gwfq_balanced_gops": 25.0, "gwfq_split_vs_balanced": 0.5}
+
+
+def best(rows, queue, kernel, pct=None):
+    figures = [r["ops_per_s_median"] for r in rows if r["queue"] == queue and r["kernel"] == kernel
+               and r.get("producers_pct") == pct and r.get("ops_per_s_median")]
+    return max(figures) if figures else None
+
+
+def goals(rows) -> list[str]:
+    def g(x):
+        return "-" if x is None else f"{x / 1e9:.2f} G/s"
+
+    out = []
+    lfq = best(rows, "glfq", "balanced")
+    out.append(f"G-LFQ balanced peak {g(lfq)} (goal >= {GOALS['glfq_balanced_gops']:g} G/s): "
+               f"{'met' if lfq and lfq >= GOALS['glfq_balanced_gops'] * 1e9 else 'NOT met'}")
+    wfq = best(rows, "gwfq", "balanced")
+    out.append(f"G-WFQ balanced peak {g(wfq)} (goal >= {GOALS['gwfq_balanced_gops']:g} G/s): "
+               f"{'met' if wfq and wfq >= GOALS['gwfq_balanced_gops'] * 1e9 else 'NOT met'}")
+    for pct in (25, 75):
+        split = best(rows, "gwfq", "split", pct)
+        ratio = split / wfq if split and wfq else None
+        out.append(f"G-WFQ split {pct}% peak {g(split)} = {'-' if ratio is None else f'{ratio:.0%}'} of balanced "
+                   f"(goal >= {GOALS['gwfq_split_vs_balanced']:.0%}): "
+                   f"{'met' if ratio and ratio >= GOALS['gwfq_split_vs_balanced'] else 'NOT met'}")
+    ideal = best(rows, "ideal", "balanced")
+    out.append(f"ideal ring balanced peak {g(ideal)} (DESIGN.md's H200 ceiling: 70 G/s)")
+    return out
+
+
+def main(out_dir: Path) -> int:
+    began = time.monotonic()
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path, png_path = out_dir / "queue-bench.json", out_dir / "queue-bench.png"
+    backend = resolve("cuda")
+    record = provenance(command=sys.argv, kind="queue-bench", settings={
+        "backend": backend, "queues": QUEUES, "kernels": KERNELS, "threads": THREADS, "producers_pct": PRODUCERS,
+        "window_s": WINDOW_S, "warmup_s": WARMUP_S, "runs": RUNS, "capacity": f"max(threads, {bq.MIN_CAPACITY})",
+        "block": bq.BLOCK, "stall_rule": f"span > {bq.STALL_FACTOR:g} x (warm-up + window) + "
+                                         f"{bq.STALL_SLACK_S[backend]:g} s"}, rows=[], stats=[], errors=[], notes=[])
+    for queue in QUEUES:
+        if time.monotonic() - began > SWEEP_UNTIL_S:
+            record["notes"].append(f"{queue}: not started, the sweep passed {SWEEP_UNTIL_S:g} s")
+            continue
+        kind = bq.BENCH_QUEUES[queue]
+        bench = bq.launcher(backend, kind)
+        t_queue = time.monotonic()
+        for _, kernel, pct, threads in bq.configurations([queue], KERNELS, THREADS, PRODUCERS):
+            try:
+                row = bq.run_point(bench, backend, kind, kernel, threads, pct, WARMUP_S, WINDOW_S,
+                                   bq.default_capacity(threads), RUNS)
+                row["point_s"] = round(time.monotonic() - t_queue, 3)
+                record["rows"].append(row)
+            except KernelError as exc:
+                record["errors"].append({"queue": queue, "kernel": kernel, "producers_pct": pct,
+                                         "threads": threads, "error": str(exc)})
+                print(f"{queue} {kernel} {pct} {threads}: {exc}", flush=True)
+            write_json_atomically(json_path, record)
+        print(f"{queue}: {time.monotonic() - t_queue:.1f} s", flush=True)
+    for queue in [q for q in QUEUES if bq.BENCH_QUEUES[q].wait_free]:
+        if time.monotonic() - began > COUNTERS_UNTIL_S:
+            record["notes"].append(f"{queue} counters: not started, past {COUNTERS_UNTIL_S:g} s")
+            continue
+        for _, kernel, pct, threads in bq.configurations([queue], KERNELS, THREADS[::3], PRODUCERS):
+            try:
+                record["stats"].append(bq.stats_point(backend, bq.BENCH_QUEUES[queue], kernel, threads, pct,
+                                                      WARMUP_S, WINDOW_S, bq.default_capacity(threads)))
+            except KernelError as exc:
+                record["errors"].append({"queue": queue, "counters": True, "kernel": kernel, "producers_pct": pct,
+                                         "threads": threads, "error": str(exc)})
+        write_json_atomically(json_path, record)
+    record["goals"] = goals(record["rows"])
+    record["total_s"] = round(time.monotonic() - began, 1)
+    write_json_atomically(json_path, record)
+    note = bq.chart(record, png_path)
+    for line in bq.table_lines(record):
+        print(line)
+    for line in record["goals"] + record["notes"]:
+        print(line)
+    print(f"wrote {json_path}" + (f"; {note}" if note else f" and {png_path}") + f"; {record['total_s']} s")
+    bad = [r for r in record["rows"] if r["conserved"] is False]
+    return 1 if bad or record["errors"] else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python3 tools/gpu_queue_bench.py OUT_DIR")
+    sys.exit(main(Path(sys.argv[1])))
