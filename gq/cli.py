@@ -11,6 +11,8 @@ import sys
 import click
 
 from gq import __version__
+from gq.bench_queues_cli import bench_queues
+from gq.bfs_cli import bfs
 from gq.info_cli import info
 from gq.plan_cli import plan
 from gq.queues_cli import queues
@@ -29,6 +31,8 @@ def main() -> None:
       gq render SCENE.toml     render a scene to PNG (tile queues, or stream compaction)
       gq bench render ...      rays per second of every queue against the compaction baseline
       gq bench sssp ...        every shortest-path algorithm on growing graphs (time vs edges)
+      gq bench queues ...      successful queue operations per second (balanced, split kernels)
+      gq bfs GRAPH             breadth-first search driven by a queue (or --generate kron)
       gq plan MAP.png          the cheapest route across a map (or --generate maze)
       gq sssp GRAPH            shortest paths from one source (or --generate seed-dag)
       gq queues check ...      prove a queue linearizable and FIFO on this machine
@@ -41,7 +45,9 @@ main.add_command(render)
 main.add_command(bench)
 main.add_command(plan)
 main.add_command(sssp)
+main.add_command(bfs)
 bench.add_command(bench_sssp)
+bench.add_command(bench_queues)
 
 
 def run(argv: list[str] | None = None) -> None:
