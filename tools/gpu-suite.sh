@@ -10,6 +10,7 @@
 #   wfq         the wait-free queues' GPU tests (G-WFQ, G-WFQ-YMC)
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
+#   new         GPU tests of `gq bench queues`, `gq bfs` and meshes, then tools/gpu_{mesh,queue,bfs}_bench.py
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -74,6 +75,18 @@ if want wfq-fifo; then
   probe gwfq-noslow --queue gwfq --stats --patience 1000000 --help-delay 1000000
   stage wfq-fifo 300 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
     -k "fifo_conformance and (gwfq or ymc)"
+fi
+if want new; then
+  # The GPU tests of the queue benchmark, BFS and meshes, then their measurements (issues 6, 7).
+  # trimesh is not on the device machine: its wheel travels in .whl/ (gitignored, carried).
+  if ! python3 -c 'import trimesh' 2>/dev/null; then
+    python3 -m pip install -q --no-index --find-links .whl trimesh > "$OUT/pip.log" 2>&1 || cat "$OUT/pip.log"
+  fi
+  stage new-tests "${GQ_NEW_TESTS_S:-120}" python3 -m pytest -v -s -m gpu -p no:cacheprovider \
+    tests/queues_cuda/test_bench_queues.py tests/sssp_demo/test_bfs_gpu.py tests/raytrace/test_mesh_gpu.py
+  stage mesh-bench "${GQ_MESH_S:-120}" python3 tools/gpu_mesh_bench.py "$OUT"
+  stage queue-bench "${GQ_QUEUE_BENCH_S:-200}" python3 tools/gpu_queue_bench.py "$OUT"
+  stage bfs-bench "${GQ_BFS_S:-200}" python3 tools/gpu_bfs_bench.py "$OUT"
 fi
 if want sssp; then
   stage sssp-tests 150 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
