@@ -74,15 +74,15 @@ def _check(tris: np.ndarray) -> np.ndarray:
 
 
 def tree_depth(nodes: np.ndarray) -> int:
-    """Deepest inner node level (root 0), walking the refs."""
+    """Deepest inner node level (root 0), walking the refs one level at a time."""
     refs = nodes.view(np.uint32)[:, 12:14]
-    depth, level = 0, [0]
-    while level:
-        nxt = [int(r) for n in level for r in refs[n] if not int(r) & LEAF_BIT]
-        if nxt:
-            depth += 1
-        level = nxt
-    return depth
+    depth, level = 0, np.zeros(1, np.int64)
+    while True:
+        children = refs[level].ravel()
+        level = children[(children & LEAF_BIT) == 0].astype(np.int64)
+        if len(level) == 0:
+            return depth
+        depth += 1
 
 
 def build_sah(tris: np.ndarray) -> MeshAccel:

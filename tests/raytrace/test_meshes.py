@@ -197,3 +197,33 @@ def test_bad_gltf_is_refused_in_one_line(tmp_path):
     with pytest.raises(SceneError) as exc:
         load_scene(tmp_path / "broken.glb")
     assert "\n" not in str(exc.value) and str(exc.value).startswith(f"{tmp_path / 'broken.glb'}: expected a readable")
+
+
+def test_rays_through_shared_vertices_and_edges_never_slip_through(tmp_path):
+    # Watertightness: from inside a closed mesh every ray hits it, including the rays aimed exactly
+    # at a vertex (shared by 5 or 6 triangles) or an edge midpoint (shared by 2).
+    v, f = meshes.icosphere(1, 1.0)
+    edges = v[f[:, [0, 1]]].mean(axis=1)
+    targets = np.concatenate([v[:12], edges[:12]])
+    for k, target in enumerate(targets):
+        up = [0, 1, 0] if abs(target[1]) < 0.9 else [1, 0, 0]
+        path = tmp_path / f"inside{k}.toml"
+        path.write_text(f"""
+[camera]
+eye = [0, 0, 0]
+look_at = [{float(target[0])!r}, {float(target[1])!r}, {float(target[2])!r}]
+up = {up}
+fov = 1
+[materials.m]
+diffuse = [0.5, 0.5, 0.5]
+[[mesh]]
+generate = "icosphere"
+subdivisions = 1
+material = "m"
+""")
+        sc = load_scene(path)
+        for accel in ("none", "bvh"):
+            r = render(sc, RenderOptions(width=3, height=3, spp=1, renderer="compaction", backend="cpu", aov=True,
+                                         accel=accel, tiles=(1, 1), threads=1))
+            assert (r.aov["id"] == 0).all(), (k, accel, r.aov["id"])
+            assert np.allclose(r.aov["depth"][1, 1], np.linalg.norm(target), rtol=1e-5)
