@@ -500,15 +500,6 @@ GENERATORS: dict[str, GeneratorSpec] = {
          _SEED,
          Param("keep", float, 0.85, "probability that a street off the spanning tree is kept")),
     ),
-    "road-grid": GeneratorSpec(
-        road_grid,
-        "fast stand-in for a large road network: a jittered planar grid thinned out around a random "
-        "staircase spanning tree (mean degree 2 (1 + keep)), Euclidean weights, two-way",
-        (Param("rows", int, 1000, "grid rows"),
-         Param("cols", int, 1000, "grid columns (vertices = rows x cols)"),
-         _SEED,
-         Param("keep", float, 0.2, "probability that a street off the spanning tree is kept")),
-    ),
     "rmat": GeneratorSpec(
         rmat,
         "stand-in for Kronecker graphs: R-MAT (Graph500 a, b, c), integer weights in [1, 64), "
