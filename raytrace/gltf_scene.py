@@ -13,8 +13,21 @@ from pathlib import Path
 import numpy as np
 
 from . import meshes
-from .scene import (DEFAULT_HEIGHT, DEFAULT_MAX_DEPTH, DEFAULT_SPP, DEFAULT_UP, DEFAULT_WIDTH, LIGHT_COLUMNS,
-                    MATERIAL_COLUMNS, PRIM_COLUMNS, PRIM_MESH, Camera, Scene, SceneError, _frozen_array)
+from .scene import (
+    DEFAULT_HEIGHT,
+    DEFAULT_MAX_DEPTH,
+    DEFAULT_SPP,
+    DEFAULT_UP,
+    DEFAULT_WIDTH,
+    LIGHT_COLUMNS,
+    MATERIAL_COLUMNS,
+    PRIM_COLUMNS,
+    PRIM_MESH,
+    Camera,
+    Scene,
+    SceneError,
+    _frozen_array,
+)
 
 DEFAULT_COLOUR = (0.7, 0.7, 0.7)
 FOV_DEG = 40.0

@@ -89,7 +89,7 @@ def _geometry(loader, entry: dict, field: str):
     if stray:
         loader.fail(f"{field}.{stray[0]}", f"does not apply to generate = {kind!r}; its keys: {', '.join(params)}")
     p = {k: entry.get(k, d) for k, d in params.items()}
-    f = lambda k: f"{field}.{k}"  # noqa: E731
+    f = lambda k: f"{field}.{k}"
     if kind == "icosphere":
         n = loader.integer(p["subdivisions"], f("subdivisions"), 0, MAX_SUBDIVISIONS)
         vertices, faces = meshes.icosphere(n, loader.number(p["radius"], f("radius"), _POSITIVE))

@@ -28,11 +28,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from queues_cuda.files import write_json_atomically  # noqa: E402
-from queues_cuda.provenance import provenance  # noqa: E402
-from raytrace import mesh_accel  # noqa: E402
-from raytrace.bench import run_bench  # noqa: E402
-from raytrace.scene import load_scene  # noqa: E402
+from queues_cuda.files import write_json_atomically
+from queues_cuda.provenance import provenance
+from raytrace import mesh_accel
+from raytrace.bench import run_bench
+from raytrace.scene import load_scene
 
 SCENE = ROOT / "scenes" / "terrain1m.toml"
 WIDTH, HEIGHT, SPP = 1920, 1080, 4
@@ -56,7 +56,7 @@ def main(out_dir: Path) -> None:
     t = time.perf_counter()
     scene = load_scene(SCENE)
     tris = scene.triangles
-    record["triangles"] = int(len(tris))
+    record["triangles"] = len(tris)
     record["scene_load_s"] = round(time.perf_counter() - t, 3)
     print(f"{SCENE.name}: {len(tris):,} triangles, loaded in {record['scene_load_s']} s", flush=True)
 
@@ -68,7 +68,7 @@ def main(out_dir: Path) -> None:
         sah = mesh_accel.build_sah(tris)
         sah_s.append(time.perf_counter() - t)
     record["sah_build"] = {"median_ms": 1e3 * statistics.median(sah_s), "each_ms": [1e3 * s for s in sah_s],
-                           "nodes": int(len(sah.nodes)), "depth": sah.depth, "timing": "wall clock, host, 1 thread"}
+                           "nodes": len(sah.nodes), "depth": sah.depth, "timing": "wall clock, host, 1 thread"}
     print(f"SAH build (host): {record['sah_build']['median_ms']:.1f} ms, {len(sah.nodes):,} nodes, "
           f"depth {sah.depth}", flush=True)
     save()
@@ -90,7 +90,7 @@ def main(out_dir: Path) -> None:
     host = mesh_accel.build_lbvh_cpu(tris)
     same = bool(np.array_equal(gpu.tris.view(np.uint32), host.tris.view(np.uint32))
                 and np.array_equal(gpu.nodes.view(np.uint32), host.nodes.view(np.uint32)))
-    record["lbvh_build"] = {"median_ms": statistics.median(lbvh_ms), "each_ms": lbvh_ms, "nodes": int(len(gpu.nodes)),
+    record["lbvh_build"] = {"median_ms": statistics.median(lbvh_ms), "each_ms": lbvh_ms, "nodes": len(gpu.nodes),
                             "depth": gpu.depth, "equals_host_build": same,
                             "timing": "CUDA events: keys, sort, gather, nodes, refit; upload excluded"}
     print(f"LBVH build (GPU): {record['lbvh_build']['median_ms']:.2f} ms, depth {gpu.depth}, "
