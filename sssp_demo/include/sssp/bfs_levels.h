@@ -1,7 +1,7 @@
 // sssp/bfs_levels.h — what both level-synchronous BFS grid forms share (seed 001, Sec. V.B.a:
-// "at each level the current frontier is dequeued, outgoing neighbors are examined, and newly
-// visited vertices are marked and are enqueued into the next frontier"): the visit of one edge,
-// the neighbour expansion of a warp's vertices, the deferral of hubs, and the control words.
+// one level takes every vertex of its frontier, looks at its out-neighbours, and puts each
+// neighbour it is the first to reach into the frontier of the next level): the visit of one
+// edge, the neighbour expansion of a warp's vertices, the deferral of hubs, and the control words.
 //
 // Marking: depth[v] is claimed by one CAS from kUnvisited to the next level; the winner alone
 // writes parent[v] and emits v into the next frontier, so a vertex enters a frontier at most once
@@ -16,8 +16,8 @@
 // Every loop here is warp-uniform (all lanes present), so `emit` may use warp collectives.
 //
 // Control words after grid.h's (r = level): the frontier sizes C[r % 3] (filled in level r - 1,
-// read in r, cleared in r + 1 by the leader for level r + 2), the dequeue counts T[r % 3], the
-// chunk-list lengths H[r % 2].
+// read in level r, cleared by the leader when level r + 1 starts, for frontier r + 3), the
+// dequeue counts T[r % 3], the chunk-list lengths H[r % 2]; bfs_levels says when each is safe.
 #pragma once
 #include "advance.h"
 
@@ -162,7 +162,11 @@ GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState
   uint32_t level = 0;
   while (go) {
     if (gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3) == 0u) break;
-    if (grid.leader()) {  // words nobody touches in this level (see the header)
+    // Words nobody touches in this level: C[(level + 2) % 3] was last read when level - 1 began
+    // (before the barrier that ended it) and is next filled in level + 1; T[(level + 1) % 3] was
+    // last read by the check of level - 2; H[(level + 1) % 2] was last read in level - 1's chunk
+    // phase (or was 0, so the store changes nothing).
+    if (grid.leader()) {
       gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0 + (level + 2) % 3, 0u);
       gq::store<gq::mo::relaxed>(ctl + kBfsTaken0 + (level + 1) % 3, 0u);
       gq::store<gq::mo::relaxed>(ctl + kBfsChunks0 + (level + 1) % 2, 0u);
