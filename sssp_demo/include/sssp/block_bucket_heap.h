@@ -185,11 +185,20 @@ struct BlockBucketHeap {
         if (match) gq::fetch_add<gq::mo::relaxed>(s.hist + digit, 1u);
       }
       b.sync();
-      if (b.thread == 0) {
-        uint32_t below = 0, c = 0;
-        for (; c < 255 && below + s.hist[c] < want; ++c) below += s.hist[c];
-        s.words[1] = c;
-        s.words[2] = want - below;
+      // The digit: the first bin whose running count reaches `want` (bin 255 if none does), found
+      // by a block prefix sum over the bins: one thread walking 256 bins cost microseconds a
+      // pass, and a select makes twelve passes.
+      uint32_t below = 0;  // entries in the bins before this chunk
+      for (uint32_t base = 0; base < 256; base += b.width) {
+        const uint32_t c = base + b.thread;
+        const uint32_t count = c < 256 ? s.hist[c] : 0u;
+        uint32_t tile = 0;
+        const uint32_t before = below + b.exclusive_sum(count, &tile);
+        if (c < 256 && (before < want || c == 0) && (want <= before + count || c == 255)) {
+          s.words[1] = c;
+          s.words[2] = want - before;
+        }
+        below += tile;
       }
       b.sync();
       const uint32_t c = s.words[1];
