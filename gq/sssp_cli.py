@@ -1,7 +1,8 @@
 """`gq sssp`: single-source shortest paths on a graph file or a generated graph.
 
     gq sssp graph.mtx --source 0 --algorithm pardijkstra -o result.npz
-    gq sssp --generate seed-dag --param n=30000 --param m=1000000 --check
+    gq sssp --generate seed-dag --vertices 30000 --edges 1000000 --check
+    gq sssp --generate rmat --param scale=18 --param symmetric=true --bench
 
 Reads Matrix Market or edge lists (sssp_demo/graph_io.py) or builds a generator's graph
 (sssp_demo/generators.py), runs the algorithm (sssp_demo/sssp.py), writes ``distances``
@@ -38,10 +39,31 @@ def parse_params(texts, spec) -> dict:
     return values
 
 
+# --vertices and --edges: the generators' own names for those counts.
+SHORTHANDS = {"--vertices": {"seed-dag": "n", "delaunay": "n"}, "--edges": {"seed-dag": "m"}}
+
+
+def shorthand_params(generate: str | None, vertices: int | None, edges: int | None) -> tuple[str, ...]:
+    """``--vertices 30000 --edges 1000000`` as the ``--param`` pairs of the chosen generator."""
+    out = []
+    for option, value in (("--vertices", vertices), ("--edges", edges)):
+        if value is None:
+            continue
+        names = SHORTHANDS[option]
+        if generate not in names:
+            raise GQError(f"{option} applies to --generate {' or '.join(names)}; for {generate}, "
+                          f"use --param (see the generator's parameters in sssp_demo/generators.py)")
+        out.append(f"{names[generate]}={value}")
+    return tuple(out)
+
+
 @click.command()
 @click.argument("graph_path", metavar="[GRAPH]", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--generate", default=None, help="Build a graph instead: seed-dag, road, rmat or delaunay.")
 @click.option("--param", "params", multiple=True, help="A generator parameter, NAME=VALUE (repeat).")
+@click.option("--vertices", type=int, default=None, help="With --generate seed-dag or delaunay: the vertex count "
+              "(the same as --param n=...).")
+@click.option("--edges", type=int, default=None, help="With --generate seed-dag: the edge count (--param m=...).")
 @click.option("--source", type=int, default=0, show_default=True, help="Source vertex (0-indexed).")
 @click.option("--algorithm", default="pardijkstra", show_default=True,
               help="pardijkstra, pardijkstra-batched (Crauser's criterion: fewer rounds), near-far, "
@@ -56,7 +78,7 @@ def parse_params(texts, spec) -> dict:
               help="With --bench: also write the JSON record here.")
 @click.option("--delta", type=float, default=None,
               help="Near-Far's Delta [default: 32 x mean weight / mean out-degree, Davidson et al.].")
-def sssp(graph_path, generate, params, source, algorithm, backend, output, check, bench, repeats, json_out,
+def sssp(graph_path, generate, params, vertices, edges, source, algorithm, backend, output, check, bench, repeats, json_out,
          delta) -> int:
     """Shortest paths from one source on GRAPH (.mtx, or an edge list) or a generated graph."""
     from sssp_demo import generators, graph_io
@@ -67,8 +89,9 @@ def sssp(graph_path, generate, params, source, algorithm, backend, output, check
         raise GQError("give a graph file or --generate NAME (one of the two)")
     if generate is not None and generate not in generators.GENERATORS:
         raise GQError(f"--generate: unknown generator {generate!r}; allowed: {', '.join(generators.GENERATORS)}")
-    if params and generate is None:
-        raise GQError("--param applies to --generate only")
+    if (params or vertices is not None or edges is not None) and generate is None:
+        raise GQError("--param, --vertices and --edges apply to --generate only")
+    params = tuple(params) + shorthand_params(generate, vertices, edges)
     check_choices(algorithm, backend)
     if delta is not None and not delta > 0:
         raise GQError(f"--delta: expected a number > 0, got {delta}")

@@ -21,7 +21,7 @@ def run(capsys, *args):
 
 def test_seed_dag_closed_form_and_result_file(tmp_path, capsys):
     out_npz = tmp_path / "r.npz"
-    code, out, err = run(capsys, "sssp", "--generate", "seed-dag", "--param", "n=500", "--param", "m=20000",
+    code, out, err = run(capsys, "sssp", "--generate", "seed-dag", "--vertices", 500, "--edges", 20000,
                          "--check", "-o", out_npz)
     assert code == 0, err
     assert "improvements 20,000" in out  # every extra edge is a successful decrease-key
@@ -50,6 +50,9 @@ def test_matrix_market_file(tmp_path, capsys, algorithm):
     pytest.param(("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "--backend", "cuda"), "--backend cuda",
                  marks=pytest.mark.skipif(gpu_status()[0] is not None, reason="a GPU answers: --backend cuda runs")),
     (("--generate", "seed-dag", "--param", "n=10", "--param", "m=20", "-o", "r.txt"), ".npz"),
+    (("--generate", "road", "--vertices", "100"), "--vertices applies to --generate seed-dag or delaunay"),
+    (("--generate", "rmat", "--edges", "100"), "--edges applies to --generate seed-dag"),
+    (("g.mtx", "--vertices", "100"), "apply to --generate only"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys, args, message):
     code, out, err = run(capsys, "sssp", *args)
