@@ -11,6 +11,7 @@
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
 #   new         GPU tests of `gq bench queues`, `gq bfs` and meshes, then tools/gpu_{mesh,queue,bfs}_bench.py
+#   sssp-probe  parDijkstra on the seed DAG at 1 M and 10 M edges (time per round)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -87,6 +88,11 @@ if want new; then
   stage mesh-bench "${GQ_MESH_S:-120}" python3 tools/gpu_mesh_bench.py "$OUT"
   stage queue-bench "${GQ_QUEUE_BENCH_S:-200}" python3 tools/gpu_queue_bench.py "$OUT"
   stage bfs-bench "${GQ_BFS_S:-200}" python3 tools/gpu_bfs_bench.py "$OUT"
+fi
+if want sssp-probe; then
+  # parDijkstra's time per round on the seed DAG at two sizes (run 8: 80 us at 1 M edges, 300 us at 10 M).
+  stage sssp-probe 60 bash -c 'for m in 1000000 10000000; do python3 -m gq sssp --generate seed-dag \
+    --vertices 30000 --edges $m --algorithm pardijkstra --backend cuda; done'
 fi
 if want sssp; then
   stage sssp-tests 150 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
