@@ -66,7 +66,9 @@ ROLE_LANES = {"cuda": 32, "cpu": 1}
 STALL_FACTOR = 2.0
 STALL_SLACK_S = {"cuda": 0.005, "cpu": 0.25}
 MIN_CAPACITY = 4096
-STATS_FIELDS = ("slow_per_op", "helps_per_op", "completed_per_op")
+# queue_stats.cuh's stat_sum_all, in order (max_steps is a maximum, the rest sums).
+STATS_WORDS = ("slow", "helps", "completed", "ok", "max_steps", "retries", "cas_fails")
+STATS_FIELDS = ("slow_per_op", "helps_per_op", "completed_per_op", "retries_per_op", "cas_fails_per_op")
 
 
 # ------------------------------------------------------------------------------------ parsing
@@ -213,7 +215,7 @@ class _CpuBench:
             drained = int(out[0])
         st = None
         if stats:
-            st = np.zeros(5, np.uint64)
+            st = np.zeros(len(STATS_WORDS), np.uint64)
             lib.gq_bench_stats(ptr(buf), capacity, threads, ptr(st))
         return RunCounts(counts, drained, None, st)
 
@@ -284,7 +286,7 @@ class _CudaBench:
             drained = int(out.get()[0])
         st = None
         if stats:
-            out = cupy.zeros(5, cupy.uint64)
+            out = cupy.zeros(len(STATS_WORDS), cupy.uint64)
             mod.get_function("gq_bench_stats")((1,), (1,), (buf, u64(capacity), u64(threads), out))
             st = out.get()
         return RunCounts(host, drained, event_s, st)
@@ -357,19 +359,22 @@ def run_point(bench, backend: str, kind: QueueKind, kernel: str, threads: int, p
 
 def stats_point(backend: str, kind: QueueKind, kernel: str, threads: int, pct: int | None, warmup_s: float,
                 window_s: float, capacity: int) -> dict:
-    """One counter run (a build with GQ_QUEUE_STATS): the queue's slow-path counters per
-    successful operation, and the most steps one operation took."""
+    """One counter run (a build with GQ_QUEUE_STATS): the queue's counters per successful
+    operation (slow-path entries, helps and completions of the wait-free queues; retries and lost
+    CASes of G-LFQ and SFQ), and the most steps one operation took (wait-free queues)."""
     bench = launcher(backend, kind, stats=True)
     threads_run, min_blocks = bench.resident(threads)
     producers = producer_threads(threads_run, pct, ROLE_LANES[backend]) if kernel == "split" else 0
     extra = {"min_blocks": min_blocks} if backend == "cuda" else {}
     c = bench.run(kernel, threads_run, pct or 0, int(warmup_s * 1e9), int(window_s * 1e9), capacity,
                   producers, False, True, **extra)
-    slow, helps, completed, ok, max_steps = (int(x) for x in c.stats)
+    words = dict(zip(STATS_WORDS, (int(x) for x in c.stats)))
+    ok = words["ok"]
     row = {"queue": kind.name, "kernel": kernel, "producers_pct": pct if kernel == "split" else None,
-           "threads": threads, "threads_run": threads_run, "counted_ops": ok, "max_steps": max_steps if ok else None}
-    for name, value in zip(STATS_FIELDS, (slow, helps, completed)):
-        row[name] = value / ok if ok else None
+           "threads": threads, "threads_run": threads_run, "counted_ops": ok,
+           "max_steps": words["max_steps"] if kind.wait_free and ok else None}
+    for field in STATS_FIELDS:
+        row[field] = words[field.removesuffix("_per_op")] / ok if ok else None
     return row
 
 
@@ -436,8 +441,8 @@ def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list
         if on_row:
             on_row(record)
     if stats:
-        for queue, kernel, pct, t in configurations([q for q in queues if BENCH_QUEUES[q].wait_free], kernels,
-                                                     threads, producers):
+        for queue, kernel, pct, t in configurations([q for q in queues if q != IDEAL.name], kernels, threads,
+                                                     producers):
             cap = capacity if capacity is not None else default_capacity(t)
             record["stats"].append(stats_point(backend, BENCH_QUEUES[queue], kernel, t, pct, warmup_s, window_s, cap))
             if progress:
@@ -452,8 +457,7 @@ def total_runs(queues: list[str], kernels: list[str], threads: list[int], produc
                stats: bool) -> int:
     n = sum(1 for _ in configurations(queues, kernels, threads, producers)) * runs
     if stats:
-        n += sum(1 for _ in configurations([q for q in queues if BENCH_QUEUES[q].wait_free], kernels, threads,
-                                           producers))
+        n += sum(1 for _ in configurations([q for q in queues if q != IDEAL.name], kernels, threads, producers))
     return n
 
 
@@ -518,9 +522,10 @@ def table_lines(record: dict) -> list[str]:
                      f"{r['threads_run']:>8d} {format_rate(r['ops_per_s_median']):>9s} {ratio(r['empty_per_op']):>9s} "
                      f"{ratio(r['failed_per_op']):>8s} {r['stalls'] or '':>5} {conserved:>9s}")
     for s in record.get("stats", []):
-        per = ", ".join(f"{k} {s[k]:.4f}" for k in STATS_FIELDS if s[k] is not None)
+        per = ", ".join(f"{k} {s[k]:.4f}" for k in STATS_FIELDS if s[k])
         lines.append(f"counters {s['queue']} {s['kernel']} {s['producers_pct'] or ''} {s['threads_run']}: "
-                     f"{per or 'no operations counted'}; most steps {s['max_steps']}")
+                     f"{per or ('no counts above zero' if s['counted_ops'] else 'no operations counted')}"
+                     + (f"; most steps {s['max_steps']}" if s["max_steps"] is not None else ""))
     return lines
 
 

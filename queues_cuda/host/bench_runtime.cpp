@@ -67,8 +67,9 @@ uint32_t gq_bench_drain(uint64_t* base, uint64_t n, uint32_t nthreads, uint64_t 
   return gq::load<gq::mo::acquire>(err_words);
 }
 
+// Every counter of queue_stats.cuh into out[7] (zeros without GQ_QUEUE_STATS).
 void gq_bench_stats(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
-  gq::queue_stats_sum<Queue>(base, n, threads, out);
+  gq::queue_stats_all<Queue>(base, n, threads, out);
 }
 
 // The host's producer count for a split run (the kernel seeds kBenchProducersLeft with it).

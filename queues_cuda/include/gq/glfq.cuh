@@ -14,9 +14,12 @@
 // the rings have 2m slots for m = max(n, threads) while only n indices (the queue's capacity)
 // circulate. With threads <= n this is the seed's 2n-slot ring.
 //
-// Layout (uint64 words): aq ring | fq ring | guard shards | pool (n uint32, rounded up).
+// Layout (uint64 words): aq ring | fq ring | guard shards | pool (n uint32, rounded up) |
+// counter rows (queue_stats.cuh; none without GQ_QUEUE_STATS): successful operations, retries
+// (fresh tickets in either ring, fast-path restarts after a FULL check) and lost CASes.
 #pragma once
 #include "arch.cuh"
+#include "queue_stats.cuh"
 #include "quiescence_guard.cuh"
 #include "scq_ring.cuh"
 
@@ -29,6 +32,7 @@ struct Glfq {
   ScqRing aq, fq;
   QuiescenceGuard guard;
   uint32_t* pool;
+  uint64_t* stats;
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) {
 #if defined(GQ_FAULT_SEED_RING)
@@ -40,8 +44,15 @@ struct Glfq {
 #endif
   }
 
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
+  GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) {
     return 2 * ScqRing::words(ring_n(n, threads)) + QuiescenceGuard::words() + (n + 1) / 2;
+  }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return stats_at(n, threads) + stat_words(threads); }
+  GQ_HD static const uint64_t* stat_rows(const uint64_t* base, uint64_t n, uint64_t threads) {
+    return base + stats_at(n, threads);
+  }
+  GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+    stat_sum(stat_rows(base, n, threads), threads, out);
   }
 
   GQ_HD static Glfq view(uint64_t* base, uint64_t n, uint64_t threads) {
@@ -51,6 +62,7 @@ struct Glfq {
     q.fq = ScqRing{base + ring, m};
     q.guard = QuiescenceGuard{base + 2 * ring};
     q.pool = (uint32_t*)(base + 2 * ring + QuiescenceGuard::words());
+    q.stats = base + stats_at(n, threads);
     return q;
   }
 
@@ -58,19 +70,21 @@ struct Glfq {
     const uint64_t m = ring_n(n, threads), ring = ScqRing::words(m);
     if (i < ring) return ScqRing::initial_word(i, m, 0);
     if (i < 2 * ring) return ScqRing::initial_word(i - ring, m, n);  // fq starts with every index
-    return 0;  // guard shards and pool
+    return 0;  // guard shards, pool and counter rows
   }
 
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);  // retries and quiescence waits under contention, not one partner
+    const StatRow stat{stats, tid};
     for (;;) {
       guard.enter(tid);
-      const uint32_t i = fq.dequeue(err);
+      const uint32_t i = fq.dequeue(err, stat);
       if (i != ScqRing::kEmpty) {
         // Published to the dequeuer by aq's seq_cst CAS that installs i.
         store<mo::relaxed>(pool + i, v);
-        aq.enqueue(i, err);
+        aq.enqueue(i, err, stat);
         guard.exit(tid);
+        stat.add(kStatOk);
         return true;
       }
       guard.exit(tid);
@@ -89,6 +103,7 @@ struct Glfq {
         if (th >= 0) break;  // fq may hold an index again: retry the fast path
         if (!spin.step(err, kSiteGlfqFullConfirm, before)) return false;
       }
+      stat.add(kStatRetries);
       if (!spin.step(err, kSiteGlfqFullConfirm, 0)) return false;
 #endif
     }
@@ -101,15 +116,17 @@ struct Glfq {
   GQ_HD bool looks_empty() const { return aq.looks_empty(); }
 
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    const StatRow stat{stats, tid};
     guard.enter(tid);
-    const uint32_t i = aq.dequeue(err);
+    const uint32_t i = aq.dequeue(err, stat);
     if (i == ScqRing::kEmpty) {
       guard.exit(tid);
       return false;
     }
     *out = load<mo::relaxed>(pool + i);  // ordered after aq's seq_cst CONSUME
-    fq.enqueue(i, err);
+    fq.enqueue(i, err, stat);
     guard.exit(tid);
+    stat.add(kStatOk);
     return true;
   }
 };

@@ -14,6 +14,12 @@
 //   kStatMaxSteps   the most steps one operation took (a step: one fast-path attempt, one slow-path
 //                   round or retry of a CAS loop, one wait step, including the help it gave on
 //                   the way): the number wait-freedom bounds; kStatSteps counts the current one
+// and, kept by the lock-free queues (G-LFQ's sCQ rings, SFQ's claims) where they cost one
+// increment on a path that already failed:
+//   kStatRetries    an operation starting over with a fresh ticket or claim after a failed one
+//   kStatCasFails   a CAS that lost its race (a slot, a counter)
+// stat_sum reports the first five; stat_sum_all all seven (kStatAll), for queues offering
+// stat_rows (the wait-free queues report theirs through stats_sum, the last two as zero).
 #pragma once
 #include "arch.cuh"
 
@@ -22,7 +28,8 @@ namespace gq {
 enum StatWord : uint32_t {
   kStatSlow = 0, kStatHelps = 1, kStatCompleted = 2, kStatOk = 3, kStatMaxSteps = 4,
   kStatReported = 5,  // what stat_sum reports
-  kStatSteps = 5, kStatWords = 6
+  kStatSteps = 5, kStatRetries = 6, kStatCasFails = 7, kStatWords = 8,
+  kStatAll = 7  // what stat_sum_all reports: the five, then retries and CAS failures
 };
 
 #if defined(GQ_QUEUE_STATS)
@@ -69,6 +76,32 @@ GQ_HD GQ_INLINE void stat_sum(const uint64_t* rows, uint64_t threads, uint64_t* 
   }
 }
 
+// All seven counters: out[0..4] as stat_sum, out[5] retries, out[6] CAS failures.
+GQ_HD GQ_INLINE void stat_sum_all(const uint64_t* rows, uint64_t threads, uint64_t* out) {
+  stat_sum(rows, threads, out);
+  out[5] = out[6] = 0;
+  if constexpr (kQueueStats) {
+    for (uint64_t t = 0; t < threads; ++t) {
+      out[5] += rows[t * kStatWords + kStatRetries];
+      out[6] += rows[t * kStatWords + kStatCasFails];
+    }
+  }
+}
+
+// One thread's row, handed to a queue's inner parts (an sCQ ring) that know no thread id; a
+// null row counts nothing.
+struct StatRow {
+  uint64_t* rows = nullptr;
+  uint32_t tid = 0;
+  GQ_HD GQ_INLINE void add(uint32_t which) const {
+    if constexpr (kQueueStats) {
+      if (rows != nullptr) stat_add(rows, tid, which);
+    } else {
+      (void)which;
+    }
+  }
+};
+
 // The counters of any queue kind: zeros for a queue that keeps none.
 template <class Q, class = void> struct has_stats { static constexpr bool value = false; };
 template <class Q>
@@ -81,6 +114,20 @@ GQ_HD void queue_stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, u
   } else {
     (void)base, (void)n, (void)threads;
     for (uint32_t k = 0; k < kStatReported; ++k) out[k] = 0;
+  }
+}
+
+template <class Q, class = void> struct has_stat_rows { static constexpr bool value = false; };
+template <class Q>
+struct has_stat_rows<Q, decltype((void)&Q::stat_rows)> { static constexpr bool value = true; };
+
+template <class Queue>
+GQ_HD void queue_stats_all(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+  if constexpr (has_stat_rows<Queue>::value) {
+    stat_sum_all(Queue::stat_rows(base, n, threads), threads, out);
+  } else {
+    queue_stats_sum<Queue>(base, n, threads, out);
+    out[5] = out[6] = 0;
   }
 }
 

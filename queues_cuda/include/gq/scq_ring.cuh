@@ -26,6 +26,7 @@
 // two locations, which only sequential consistency orders.
 #pragma once
 #include "arch.cuh"
+#include "queue_stats.cuh"
 #include "wave_faa.cuh"
 
 namespace gq {
@@ -88,9 +89,10 @@ struct ScqRing {
   }
 
   // catchup (sCQ): after an empty dequeue, drag Tail up to Head so enqueuers skip burnt tickets.
-  GQ_HD void catchup(uint64_t t, uint64_t h, const ErrorFlag& err) const {
+  GQ_HD void catchup(uint64_t t, uint64_t h, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     while (cas<mo::seq_cst>(tail(), t, h) != t) {
+      stat.add(kStatCasFails);
       h = load<mo::seq_cst>(head());
       t = load<mo::seq_cst>(tail());
       if ((int64_t)(t - h) >= 0) return;
@@ -99,8 +101,9 @@ struct ScqRing {
   }
 
   // Enqueue an index; always succeeds while the ring holds fewer than n indices. Returns false
-  // only when the spin budget ran out (the error flag is then raised).
-  GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err) const {
+  // only when the spin budget ran out (the error flag is then raised). `stat` (queue_stats.cuh)
+  // counts lost slot CASes and fresh tickets.
+  GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       const uint64_t t = wave_faa<mo::seq_cst>(tail());
@@ -116,13 +119,15 @@ struct ScqRing {
           return true;
         }
         e = seen;  // lost the race for this slot; decide again on what is there now
+        stat.add(kStatCasFails);
       }
+      stat.add(kStatRetries);
       if (!spin.step(err, kSiteScqEnqueue, t)) return false;
     }
   }
 
   // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation.
-  GQ_HD uint32_t dequeue(const ErrorFlag& err) const {
+  GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
     if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return kEmpty;
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
@@ -149,14 +154,16 @@ struct ScqRing {
         const uint64_t seen = cas<mo::seq_cst>(entry(j), e, want);
         if (seen == e) break;
         e = seen;
+        stat.add(kStatCasFails);
       }
       const uint64_t t = load<mo::seq_cst>(tail());
       if ((int64_t)(t - (h + 1)) <= 0) {
-        catchup(t, h + 1, err);
+        catchup(t, h + 1, err, stat);
         fetch_add<mo::seq_cst>(threshold(), ~0ull);
         return kEmpty;
       }
       if ((int64_t)fetch_add<mo::seq_cst>(threshold(), ~0ull) <= 0) return kEmpty;
+      stat.add(kStatRetries);
       if (!spin.step(err, kSiteScqDequeue, h)) return kEmpty;
     }
   }

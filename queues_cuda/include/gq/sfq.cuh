@@ -18,6 +18,7 @@
 // enqueuers may push Tail past Head + n.
 #pragma once
 #include "arch.cuh"
+#include "queue_stats.cuh"
 
 namespace gq {
 
@@ -29,10 +30,15 @@ struct Sfq {
 
   uint64_t* base;
   uint64_t n;
+  uint64_t* stats;  // counter rows after the slots (queue_stats.cuh; none without GQ_QUEUE_STATS)
 
-  // `threads` is part of the common queue surface; SFQ's layout does not depend on it.
-  GQ_HD static uint64_t words(uint64_t n, uint64_t) { return kSlots + n; }
-  GQ_HD static Sfq view(uint64_t* base, uint64_t n, uint64_t) { return Sfq{base, n}; }
+  // `threads` sizes only the counter rows: SFQ's own layout does not depend on it.
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return kSlots + n + stat_words(threads); }
+  GQ_HD static Sfq view(uint64_t* base, uint64_t n, uint64_t) { return Sfq{base, n, base + kSlots + n}; }
+  GQ_HD static const uint64_t* stat_rows(const uint64_t* base, uint64_t n, uint64_t) { return base + kSlots + n; }
+  GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
+    stat_sum(stat_rows(base, n, threads), threads, out);
+  }
   GQ_HD static uint64_t initial_word(uint64_t, uint64_t, uint64_t) { return 0; }
 
   GQ_HD uint64_t* head() const { return base + kHead; }
@@ -82,23 +88,38 @@ struct Sfq {
   }
 
   // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).
-  GQ_HD bool try_enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
+  // Counted (GQ_QUEUE_STATS): a lost claim CAS is both a CAS failure and a retry.
+  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
+    const StatRow stat{stats, tid};
     for (;;) {
       const uint64_t t = load<mo::seq_cst>(tail());
       const uint64_t h = load<mo::seq_cst>(head());
       if ((int64_t)(t - h) >= (int64_t)n) return false;  // FULL, at the Head read
-      if (cas<mo::seq_cst>(tail(), t, t + 1) == t) return put(t, v, err);
+      if (cas<mo::seq_cst>(tail(), t, t + 1) == t) {
+        const bool ok = put(t, v, err);
+        if (ok) stat.add(kStatOk);
+        return ok;
+      }
+      stat.add(kStatCasFails);
+      stat.add(kStatRetries);
       if (!spin.step(err, kSiteSfqClaim, t)) return false;
     }
   }
-  GQ_HD bool try_dequeue(uint32_t* out, uint32_t, const ErrorFlag& err) const {
+  GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
+    const StatRow stat{stats, tid};
     for (;;) {
       const uint64_t h = load<mo::seq_cst>(head());
       const uint64_t t = load<mo::seq_cst>(tail());
       if ((int64_t)(t - h) <= 0) return false;  // EMPTY, at the Tail read
-      if (cas<mo::seq_cst>(head(), h, h + 1) == h) return take(h, out, err);
+      if (cas<mo::seq_cst>(head(), h, h + 1) == h) {
+        const bool ok = take(h, out, err);
+        if (ok) stat.add(kStatOk);
+        return ok;
+      }
+      stat.add(kStatCasFails);
+      stat.add(kStatRetries);
       if (!spin.step(err, kSiteSfqClaim, h)) return false;
     }
   }
