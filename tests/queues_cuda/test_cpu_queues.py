@@ -63,11 +63,17 @@ def test_default_build_counts_nothing_without_stats(queue):
 @pytest.mark.parametrize("roles", ["split", "balanced"])
 def test_ymc_segment_pool_is_reused(roles):
     """G-WFQ-YMC with a pool of 384 cells carrying 64,000 tokens: every cell is reused well over a
-    hundred times (lap tags, hazard frontier), and every token still arrives once, in order."""
+    hundred times (lap tags, hazard frontier), and every token still arrives once, in order.
+
+    A pool this small is full most of the time, so enqueuers wait for the frontier, which a
+    preempted thread's hazard holds back for as long as the OS keeps it off its core. On a loaded
+    machine that can exceed the 2 s a host wait lasts at least before the pool error
+    (GQ_HOST_MIN_WAIT_NS); here one wait for room gives up only after 30 s, which a frontier that
+    really stops (a leaked hazard, a cell never freed) still reaches, and then the run fails."""
     from queues_cuda.cpu_runtime import run_fifo
     from queues_cuda.fifo_conformance import check_tokens
 
-    defines = ("GQ_YMC_POOL_MIN=384", "GQ_YMC_CELLS_PER_THREAD=2")
+    defines = ("GQ_YMC_POOL_MIN=384", "GQ_YMC_CELLS_PER_THREAD=2", "GQ_HOST_MIN_WAIT_NS=30000000000ull")
     producers = 32 if roles == "split" else 64
     per_producer = 64_000 // producers
     out, consumers, logged = run_fifo(QUEUES["ymc"], 1, 64, roles, producers, per_producer, False, defines)

@@ -8,8 +8,14 @@ visit again: an element stranded behind EMPTY answers or younger elements (once 
 histories of 128 threads at patience 0). GQ_YMC_WIDEN_CLAIM_RACE gives the core away inside the
 claim windows (the CPU runtime only): the unfixed queue then failed 21 of 200 such histories, so
 60 catch it with a probability above 99.8%; every one must now be linearizable against the
-unbounded FIFO. (A second, rarer stranding is still open: 1 of 13,700 hooked histories after the
-fix, so this test can fail on about one run in 200 for that reason; see ymc.cuh.)
+unbounded FIFO.
+
+The hook also widens help_deq's window between finding a cell for a dequeue request and
+announcing it, where a second, rarer stranding lived (1 in 13,700 histories with the claim race
+fixed): helpers of one request disagreed whether an empty cell meant EMPTY, and one scanned past
+the cell the request ended at (ymc.cuh, verdict; test_ymc_empty_verdict.py replays it on one
+thread). With the widened window that one failed about 1 history in 100-250, so these 60 catch it
+only now and then; the replay is what guards it.
 """
 
 import itertools

@@ -5,7 +5,9 @@
 // tickets) and Head (dequeue tickets). Each cell has three fields:
 //   val  ⊥ (nothing yet), ⊤ (a dequeuer gave up on it), or the enqueued 32-bit value
 //   enq  ⊥e, ⊤e, or the enqueue request (thread id) a helper reserved the cell for
-//   deq  ⊥d, ⊤d (taken by its own dequeuer), or the dequeue request the cell was given to
+//   deq  ⊥d, ⊤d (taken by its own dequeuer), or the dequeue request the cell was given to; in a
+//        cell that can never hold a value, the verdict every visitor answers: ⊤d (try on) or ∅d
+//        (EMPTY)
 // An operation tries the fast path (one ticket, one CAS) GQ_WFQ_PATIENCE + 1 times (default 10
 // retries), then publishes a request in its fixed per-thread record: enq {id, val}, deq {id, idx}
 // (id > 0 pending from cell id; -i: done, at cell i). Dequeuers help enqueue requests cell by cell
@@ -64,8 +66,9 @@
 #endif
 
 // Test hook: GQ_YMC_WIDEN_CLAIM_RACE (CPU runtime only) gives the core away between a claimer's
-// look at a request and its claim CAS, so the checker meets the claim races of help_enq within
-// a few hundred histories instead of 10^4 (tests/queues_cuda/test_ymc_claim_race.py).
+// look at a request and its claim CAS, and between a dequeue helper's find and its announce CAS,
+// so the checker meets the races of help_enq and help_deq within a few hundred histories instead
+// of 10^4 (tests/queues_cuda/test_ymc_claim_race.py).
 #if defined(GQ_YMC_WIDEN_CLAIM_RACE) && !GQ_DEVICE_BUILD
 #define GQ_YMC_CLAIM_WINDOW() \
   do { for (int gq_k = 0; gq_k < 16; ++gq_k) sched_yield(); } while (0)
@@ -84,6 +87,7 @@ struct Ymc {
   // Payloads of the fields (low 32 bits of a cell word).
   static constexpr uint32_t kBotV = 0xFFFFFFFFu, kTopV = 0xFFFFFFFEu;  // val: ⊥, ⊤
   static constexpr uint32_t kBotR = 0u, kTopR = 0xFFFFFFFFu;           // enq/deq: ⊥, ⊤; else tid + 1
+  static constexpr uint32_t kEmptyD = 0xFFFFFFFEu;                      // deq: ∅d (threads < 2^32 - 2)
   // Logical reads return a payload, or one of these.
   static constexpr uint64_t kGone = 1ull << 32;   // the slot already holds a later lap's cell
   static constexpr uint64_t kEmptyR = 1ull << 33;  // help_enq: the queue was empty at this cell
@@ -240,9 +244,9 @@ struct Ymc {
     // earlier request and reads this request's id afterwards finds it above its cell (Head was
     // already past the cell when it was read) and leaves the cell alone. (The stranded element
     // that 128-thread stresses still met once in 10^4 histories came mostly from a lost claim
-    // race in help_enq, explained there. OPEN: with that fixed, GQ_YMC_WIDEN_CLAIM_RACE at 128
-    // threads, patience 0 still met one stranded element in 13,700 histories (a younger element
-    // dequeued first), against 21 in 200 before; its interleaving is not yet found.)
+    // race in help_enq, explained there; the one left after that fix, once in 13,700 hooked
+    // histories, from two helpers of one dequeue request that disagreed about an empty cell:
+    // see verdict.)
     const uint64_t head_now = load<mo::seq_cst>(head());
     if (head_now > id) id = head_now;
     store<mo::seq_cst>(rec(tid, kEnqVal), v);
@@ -303,6 +307,27 @@ struct Ymc {
 
   // --- dequeue
 
+  // What a closed cell that can never hold a value answers: EMPTY when Tail had not passed it,
+  // else ⊤. The first visitor's answer is stored in the cell's deq field (unused in such a cell:
+  // only values are claimed) and every later visitor answers the same. When each visitor read
+  // Tail for itself, a helper of a dequeue request that saw EMPTY (Tail <= i) announced cell i,
+  // while another helper of the same request, later, saw ⊤ (an enqueue had moved Tail past i),
+  // scanned on, took Head past the next cells (no fast dequeuer ever gets their tickets) and
+  // found a value there; the request ended EMPTY at i and that value stayed in a cell nobody
+  // visits again: a younger element of the same enqueuer was dequeued before it (found with the
+  // GQ_YMC_WIDEN_CLAIM_RACE stress: 1 in 10^4 histories, 1 in 250 with the announce widened).
+  // With one answer per cell, a helper that passes a cell knows that no helper of the same
+  // request can end there as EMPTY, so no helper takes a cell beyond where the request ends.
+  // A later visitor's EMPTY is the first one's, linearized when it read Tail: every visitor of
+  // cell i holds a ticket below i or cell i's own, both taken before Head passed i, so it was
+  // already running then. "Can never hold a value" is final: the cell is closed and its enq
+  // field is ⊤e, or its request starts after i or was claimed elsewhere (help_enq below).
+  GQ_HD uint64_t verdict(uint64_t i) const {
+    const uint32_t mine = (int64_t)(load<mo::seq_cst>(tail()) - i) <= 0 ? kEmptyD : kTopR;
+    const uint64_t d = cas_field(deq(i), i, kBotR, kBotR, mine);
+    return (d == kBotR ? mine : d) == kEmptyD ? kEmptyR : kTopV;
+  }
+
   // help_enq: what cell i holds for its dequeuer: a value, ⊤ (nothing, try on), or kEmptyR. On the
   // way, a cell nobody filled is closed (val := ⊤) and offered to one pending enqueue request.
   GQ_HD uint64_t help_enq(uint64_t i, uint32_t tid, const ErrorFlag& err) const {
@@ -336,15 +361,16 @@ struct Ymc {
       e = read(enq(i), i, kBotR);
     }
     if (e == kGone) return kTopV;
-    if (e == kTopR) return (int64_t)(load<mo::seq_cst>(tail()) - i) <= 0 ? kEmptyR : kTopV;
+    if (e == kTopR) return verdict(i);
     // Cell i is reserved for the request of thread e - 1.
     const uint64_t r = e - 1;
     int64_t ei = sload(rec(r, kEnqId));
     const uint32_t ev = (uint32_t)load<mo::seq_cst>(rec(r, kEnqVal));
     if (ei > (int64_t)i) {
-      // The request started after this cell: it cannot use it.
-      if (read(val(i), i, kBotV) == kTopV && (int64_t)(load<mo::seq_cst>(tail()) - i) <= 0) return kEmptyR;
+      // The request started after this cell: it cannot use it (nor can the thread's later ones,
+      // which start at or above Head). A value here was committed for an earlier request.
       const uint64_t now = read(val(i), i, kBotV);
+      if (now == kTopV) return verdict(i);
       return now == kGone ? kTopV : now;
     }
     // Claim the request for cell i. A failed claim CAS must look at what it found, as YMC's
@@ -376,7 +402,9 @@ struct Ymc {
       advance(tail(), i, err, kSiteYmcDequeue);
       commit(i, ev);
     }
+    // Still ⊤: the request is done elsewhere or starts after i, so the cell stays empty.
     const uint64_t now = read(val(i), i, kBotV);
+    if (now == kTopV) return verdict(i);
     return now == kGone ? kTopV : now;
   }
 
@@ -402,6 +430,7 @@ struct Ymc {
         if (!spin.step(err, kSiteYmcDequeue, (uint64_t)i)) return;
       }
       if (found != 0) {
+        GQ_YMC_CLAIM_WINDOW();  // other helpers scan on meanwhile (see verdict)
         const uint64_t seen = cas<mo::seq_cst>(rec(ph, kDeqIdx), (uint64_t)idx, (uint64_t)found);
         idx = seen == (uint64_t)idx ? found : (int64_t)seen;
         if (idx >= found) found = 0;
