@@ -33,7 +33,8 @@ def test_cpu_sweep_writes_table_record_and_chart(tmp_path, capsys):
     assert rec["kind"] == "queue-bench" and rec["commit"] and "gpu" in rec
     assert rec["command"] and rec["settings"]["threads"] == [2, 4]
     assert len(rec["rows"]) == 2 * 2 * 2  # queues x (balanced, split 50%) x threads
-    assert all(r["ops_per_s_median"] > 0 for r in rec["rows"] if r["kernel"] == "balanced")
+    # A run stalled by a loaded host gives no figure (and says so); every other balanced run counts.
+    assert all(r["stalls"] or r["ops_per_s_median"] > 0 for r in rec["rows"] if r["kernel"] == "balanced")
     assert "glfq    balanced" in out and f"wrote {out_json}" in out
     try:
         import matplotlib  # noqa: F401

@@ -9,7 +9,8 @@
 // An operation counts when it completes inside [t0 + warm-up, t0 + warm-up + window): successful
 // enqueues and dequeues (the seed's throughput numerator), failed (FULL) enqueues and EMPTY
 // dequeues apart. Counts live in registers and are added to the shared words once, when the
-// thread leaves; the loop itself touches no shared counter.
+// thread leaves; the loop itself touches no shared counter, and reads the error flag only after a
+// failed operation (a queue that gives up answers false).
 //
 // Split runs end in order: producers stop at the deadline; consumers keep dequeuing (uncounted)
 // until every producer has left. An enqueue of G-WFQ-YMC can be waiting for consumers to free pool
@@ -80,7 +81,7 @@ GQ_HD void bench_thread(const Queue& q, const BenchArgs& a, uint32_t tid, const 
   uint64_t enq_ok = 0, enq_full = 0, deq_ok = 0, deq_empty = 0, all_enq = 0, all_deq = 0, t = now;
   uint32_t out = 0;
   if (a.kernel == kBenchBalanced) {
-    while (!err.raised()) {
+    for (;;) {
       const bool e = q.try_enqueue(v, tid, err);
       const bool d = q.try_dequeue(&out, tid, err);
       t = clock_ns();
@@ -90,25 +91,26 @@ GQ_HD void bench_thread(const Queue& q, const BenchArgs& a, uint32_t tid, const 
         enq_ok += e, enq_full += !e;
         deq_ok += d, deq_empty += !d;
       }
-      if (t >= close) break;
+      if (t >= close || (!(e && d) && err.raised())) break;
     }
   } else if (bench_is_producer(tid, a.producer_pct)) {
-    while (!err.raised()) {
+    for (;;) {
       const bool e = q.try_enqueue(v, tid, err);
       t = clock_ns();
       all_enq += e;
       if (t >= open && t < close) enq_ok += e, enq_full += !e;
-      if (t >= close) break;
+      if (t >= close || (!e && err.raised())) break;
     }
     fetch_add<mo::release>(c + kBenchProducers, 1ull);
     fetch_add<mo::release>(c + kBenchProducersLeft, ~0ull);  // minus one
   } else {
     Spin drain;
-    while (!err.raised()) {
+    for (;;) {
       const bool d = q.try_dequeue(&out, tid, err);
       t = clock_ns();
       all_deq += d;
       if (t >= open && t < close) deq_ok += d, deq_empty += !d;
+      if (!d && err.raised()) break;
       if (t >= close) {
         if (load<mo::acquire>(c + kBenchProducersLeft) == 0ull) break;
         if (!d && !drain.step(err, kSiteBenchDrain, load<mo::relaxed>(c + kBenchProducersLeft))) break;
