@@ -19,7 +19,7 @@ import click
 from queues_cuda.backend import BACKENDS, resolve
 from queues_cuda.errors import GQError
 
-DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "2,4,8"}
+DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "4,8,16"}
 
 
 @click.command("queues")
@@ -38,7 +38,8 @@ DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "2,4,8"}
 @click.option("--capacity", type=int, default=None, help="Queue capacity [default: max(threads, 4096)].")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 @click.option("--stats", is_flag=True,
-              help="Also run the counter builds (slow-path entries, helps per successful operation).")
+              help="Also run the counter builds, apart from the timed runs: per successful operation, "
+                   "slow-path entries and helps (gwfq, ymc), retries and lost CASes (glfq, sfq).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where the record goes [default: benchmarks/queues-<date>.json].")
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
