@@ -4,6 +4,10 @@
 // resident (sssp_demo/bfs.py asks the occupancy API), its levels separated by the software grid
 // barrier of sssp/grid.h. Kernels take plain scalars and pointers so CuPy can launch them.
 #include <sssp/bfs_compaction.h>
+
+// A build for no queue kind (GQ_QUEUE_KIND=0, as the compile check of every sssp kernel asks for)
+// holds the compaction baseline alone.
+#if defined(GQ_QUEUE_KIND) && GQ_QUEUE_KIND > 0
 #include <sssp/bfs_queue.h>
 
 extern "C" __global__ void bfs_queue_words(uint64_t capacity, uint64_t threads, uint64_t* out) {
@@ -25,6 +29,7 @@ extern "C" __global__ void __launch_bounds__(256)
   const sssp::BfsState s{depth, parent, chunks, chunk_cap, stats, budget_ns};
   sssp::bfs_queue_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, sssp::BfsQueues{{q0, q1}, capacity});
 }
+#endif  // GQ_QUEUE_KIND > 0
 
 extern "C" __global__ void __launch_bounds__(256)
     bfs_compaction(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
