@@ -1,8 +1,9 @@
 """A glTF/GLB file as a whole scene (`gq render model.glb`): every node that holds a mesh becomes
 one mesh object, placed by the node's world transform, coloured by its material's base colour
-(baseColorFactor; a mesh without one, or with vertex colours only, is light grey). glTF cameras
-and lights are not read (trimesh exposes neither): the scene gets a camera that frames the
-bounds from the front and above, one point light near the camera, a dark background and a
+(baseColorFactor; a mesh without one, or with vertex colours only, is light grey). The file's
+first perspective camera is used when it has one (trimesh reads that one); otherwise the scene
+gets a camera that frames the bounds from the front and above. glTF lights are not read (trimesh
+does not expose them): one point light sits above and to the side, with a dark background and a
 little ambient light. The format is in scenes/README.md, "glTF scenes"."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from .scene import (
     Camera,
     Scene,
     SceneError,
+    _camera_problem,
     _frozen_array,
 )
 
@@ -101,11 +103,26 @@ def load_gltf_scene(path: Path) -> Scene:
     triangles = np.concatenate(parts)
     triangles.setflags(write=False)
     camera, light = default_view(triangles)
+    if loaded.has_camera:
+        camera = file_camera(path, loaded)
     return Scene(path=path, name=path.stem, width=DEFAULT_WIDTH, height=DEFAULT_HEIGHT, spp=DEFAULT_SPP,
                  max_depth=DEFAULT_MAX_DEPTH, camera=camera, background=BACKGROUND, ambient=AMBIENT,
                  material_names=tuple(f"base_colour_{i}" for i in range(len(materials))),
                  materials=_frozen_array(materials, MATERIAL_COLUMNS), prims=_frozen_array(rows, PRIM_COLUMNS),
                  lights=_frozen_array([light], LIGHT_COLUMNS), triangles=triangles, skipped=tuple(skipped))
+
+
+def file_camera(path: Path, loaded) -> Camera:
+    """The glTF camera: it looks down its node's -z with +y up; yfov is its vertical field of view."""
+    m = np.asarray(loaded.camera_transform, np.float64)
+    eye, forward, up = m[:3, 3], -m[:3, 2], m[:3, 1]
+    fov = float(np.asarray(loaded.camera.fov, np.float64).reshape(-1)[-1])
+    look_at = eye + forward
+    problem = _camera_problem(tuple(eye.tolist()), tuple(look_at.tolist()), tuple(up.tolist()), fov)
+    if problem or not np.isfinite(m).all():
+        why = problem[1] if problem else "expected a finite transform"
+        _fail(path, f"camera {loaded.camera.name!r}", why)
+    return Camera(eye=tuple(eye.tolist()), look_at=tuple(look_at.tolist()), up=tuple(up.tolist()), fov_deg=fov)
 
 
 def default_view(triangles: np.ndarray) -> tuple[Camera, tuple]:

@@ -192,6 +192,17 @@ def test_gltf_scene_renders_with_node_transforms_colours_and_a_default_view(tmp_
     assert (border == -1).all(), "the default camera frames the whole model"
 
 
+def test_gltf_camera_is_used_when_the_file_has_one(tmp_path):
+    s = trimesh.Scene()
+    s.add_geometry(trimesh.creation.box(), node_name="box")
+    s.camera = trimesh.scene.Camera(resolution=(64, 48), fov=(60.0, 47.0))
+    s.camera_transform = trimesh.transformations.translation_matrix([0.5, 1.0, 6.0])
+    s.export(tmp_path / "cam.glb")
+    cam = load_scene(tmp_path / "cam.glb").camera
+    assert np.allclose(cam.eye, (0.5, 1.0, 6.0)) and np.allclose(cam.look_at, (0.5, 1.0, 5.0))
+    assert cam.fov_deg == pytest.approx(47.0)
+
+
 def test_bad_gltf_is_refused_in_one_line(tmp_path):
     (tmp_path / "broken.glb").write_bytes(b"glTF\x02\x00\x00\x00garbage")
     with pytest.raises(SceneError) as exc:
