@@ -28,7 +28,7 @@ def main() -> None:
 
     \b
       gq info                  what this machine offers (backends, GPU, compilers, cache)
-      gq render SCENE.toml     render a scene to PNG (tile queues, or stream compaction)
+      gq render SCENE          render a scene (TOML, or a .glb/.gltf model) to PNG
       gq bench render ...      rays per second of every queue against the compaction baseline
       gq bench sssp ...        every shortest-path algorithm on growing graphs (time vs edges)
       gq bench queues ...      successful queue operations per second (balanced, split kernels)
