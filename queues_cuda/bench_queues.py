@@ -338,6 +338,8 @@ def run_point(bench, backend: str, kind: QueueKind, kernel: str, threads: int, p
         results.append(summarize_run(c, budget, window_s, backend, kind is IDEAL))
         if progress:
             progress()
+        if len(results) == 2 and all(r["stall"] for r in results):
+            break  # a configuration that stalls twice gives no figure; more runs only cost time
     figures = [r["ops_per_s"] for r in results if r["ops_per_s"] is not None]
     good = [r for r in results if not r["stall"]]
     ok = sum(r["enq_ok"] + r["deq_ok"] for r in good)

@@ -11,6 +11,7 @@
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
+#   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
 #   sssp-probe  parDijkstra on the seed DAG at 1 M and 10 M edges (time per round)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
@@ -93,7 +94,11 @@ if want new; then
   # The measurements of issues 6 and 7; each tool checks its own results (LBVH against the host
   # build, conservation of every queue run, BFS depths against scipy) and stops itself in time.
   stage mesh-bench "${GQ_MESH_S:-110}" python3 tools/gpu_mesh_bench.py "$OUT"
+fi
+if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
+fi
+if want new; then
   stage bfs-bench "${GQ_BFS_S:-170}" python3 tools/gpu_bfs_bench.py "$OUT"
 fi
 if want sssp-probe; then
