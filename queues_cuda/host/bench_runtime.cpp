@@ -11,36 +11,11 @@ namespace gq { using Queue = IdealRing; }
 #include <gq/queue_bench.cuh>
 #include <gq/queue_stats.cuh>
 
-#include <thread>
-#include <vector>
+#include <gq/host_threads.h>
 
 using gq::Queue;
 
-namespace {
-
-// Start every thread, hold them at a gate until all exist, then release them together, so that
-// thread creation stays out of the measured window.
-template <class Body>
-uint32_t run_threads(uint32_t nthreads, uint32_t* err_words, Body body) {
-  uint32_t gate = 0;
-  uint32_t ready = 0;
-  std::vector<std::thread> threads;
-  threads.reserve(nthreads);
-  const gq::ErrorFlag err{err_words};
-  for (uint32_t tid = 0; tid < nthreads; ++tid) {
-    threads.emplace_back([&, tid] {
-      gq::fetch_add<gq::mo::acq_rel>(&ready, 1u);
-      while (gq::load<gq::mo::acquire>(&gate) == 0u) std::this_thread::yield();
-      body(tid, err);
-    });
-  }
-  while (gq::load<gq::mo::acquire>(&ready) != nthreads) std::this_thread::yield();
-  gq::store<gq::mo::release>(&gate, 1u);
-  for (auto& t : threads) t.join();
-  return gq::load<gq::mo::acquire>(err_words);
-}
-
-}  // namespace
+using gq::run_host_threads;
 
 extern "C" {
 
@@ -57,7 +32,7 @@ uint32_t gq_bench(uint64_t* base, uint64_t n, uint64_t* counts, uint32_t kernel,
                   uint32_t producer_pct, uint64_t warmup_ns, uint64_t window_ns, uint32_t* err_words) {
   const Queue q = Queue::view(base, n, nthreads);
   const gq::BenchArgs a{counts, kernel, nthreads, producer_pct, warmup_ns, window_ns};
-  return run_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::bench_thread(q, a, tid, err); });
+  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::bench_thread(q, a, tid, err); });
 }
 
 // One drainer: the queue is quiescent after gq_bench.

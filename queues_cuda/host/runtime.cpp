@@ -10,35 +10,11 @@
 #include <gq/multi_queue.cuh>
 #include <gq/queue_stats.cuh>
 
-#include <thread>
-#include <vector>
+#include <gq/host_threads.h>
 
 using gq::Queue;
 
-namespace {
-
-// Start every thread, hold them at a gate until all exist, then release them together.
-template <class Body>
-uint32_t run_threads(uint32_t nthreads, uint32_t* err_words, Body body) {
-  uint32_t gate = 0;
-  uint32_t ready = 0;
-  std::vector<std::thread> threads;
-  threads.reserve(nthreads);
-  const gq::ErrorFlag err{err_words};
-  for (uint32_t tid = 0; tid < nthreads; ++tid) {
-    threads.emplace_back([&, tid] {
-      gq::fetch_add<gq::mo::acq_rel>(&ready, 1u);
-      while (gq::load<gq::mo::acquire>(&gate) == 0u) std::this_thread::yield();
-      body(tid, err);
-    });
-  }
-  while (gq::load<gq::mo::acquire>(&ready) != nthreads) std::this_thread::yield();
-  gq::store<gq::mo::release>(&gate, 1u);
-  for (auto& t : threads) t.join();
-  return gq::load<gq::mo::acquire>(err_words);
-}
-
-}  // namespace
+using gq::run_host_threads;
 
 extern "C" {
 
@@ -62,7 +38,7 @@ uint32_t gq_history(uint64_t* base, uint64_t n, uint64_t* clock, uint32_t nthrea
                     uint32_t* arg, uint32_t* ret, uint64_t* call, uint64_t* end, uint32_t* err_words) {
   const Queue q = Queue::view(base, n, nthreads);
   const gq::HistoryArgs a{clock, nullptr, nthreads, ops_per_thread, mix, producer_pct, seed, op, ok, arg, ret, call, end};
-  return run_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::history_thread(q, a, tid, err); });
+  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::history_thread(q, a, tid, err); });
 }
 
 uint32_t gq_fifo(uint64_t* base, uint64_t n, uint32_t roles, uint32_t producers, uint32_t nthreads,
@@ -70,13 +46,13 @@ uint32_t gq_fifo(uint64_t* base, uint64_t n, uint32_t roles, uint32_t producers,
                  uint64_t* out_count, uint64_t* out_token, uint32_t* out_consumer, uint32_t* err_words) {
   const Queue q = Queue::view(base, n, nthreads);
   const gq::FifoArgs a{roles, producers, nthreads, blocking, per_producer, total, pool, out_count, out_token, out_consumer};
-  return run_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::fifo_thread(q, a, tid, err); });
+  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::fifo_thread(q, a, tid, err); });
 }
 
 uint32_t gq_multi_queue(uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t queues, uint32_t nthreads,
                         uint32_t rounds, uint32_t* seen, uint32_t* err_words) {
   const gq::MultiQueueArgs a{base, stride, capacity, queues, nthreads, rounds, seen};
-  return run_threads(nthreads, err_words,
+  return run_host_threads(nthreads, err_words,
                      [&](uint32_t tid, const gq::ErrorFlag& err) { gq::multi_queue_thread<Queue>(a, tid, err); });
 }
 
