@@ -237,6 +237,15 @@ def seed_dag(n: int, m: int, seed: int) -> sp.csr_matrix:
 ROAD_JITTER = 0.3
 
 
+def _grid_args(func: str, rows, cols, seed, keep) -> tuple[int, int, int, float]:
+    """The road generators' arguments, checked: a grid of at most 2^31 - 1 vertices."""
+    rows = _int_arg(func, "rows", rows, 1)
+    cols = _int_arg(func, "cols", cols, 1)
+    if rows * cols > 2**31 - 1:
+        raise GraphError(f"{func}: rows x cols: expected at most {2**31 - 1} vertices, got {rows * cols}")
+    return rows, cols, _seed_arg(func, seed), _prob_arg(func, "keep", keep)
+
+
 def road_like(rows: int, cols: int, seed: int, keep: float = 0.85) -> sp.csr_matrix:
     """A stand-in for a road network (SuiteSparse road_usa, DIMACS USA): a rows x cols planar grid
     of intersections, vertex r * cols + c at (c, r) plus a jitter of up to ROAD_JITTER per axis,
@@ -249,13 +258,8 @@ def road_like(rows: int, cols: int, seed: int, keep: float = 0.85) -> sp.csr_mat
     like rows + cols, as on roads.
     """
     func = "road_like"
-    rows = _int_arg(func, "rows", rows, 1)
-    cols = _int_arg(func, "cols", cols, 1)
-    seed = _seed_arg(func, seed)
-    keep = _prob_arg(func, "keep", keep)
+    rows, cols, seed, keep = _grid_args(func, rows, cols, seed, keep)
     n = rows * cols
-    if n > 2**31 - 1:
-        raise GraphError(f"{func}: rows x cols: expected at most {2**31 - 1} vertices, got {n}")
     rng = np.random.default_rng(seed)
     grid = np.arange(n, dtype=np.int64).reshape(rows, cols)
     xy = np.stack(np.meshgrid(np.arange(cols, dtype=np.float64), np.arange(rows, dtype=np.float64)), -1).reshape(n, 2)
@@ -294,13 +298,8 @@ def road_grid(rows: int, cols: int, seed: int, keep: float = 0.2) -> sp.csr_matr
     no sort. Vectorised: 24M vertices in seconds, about 60 bytes per vertex at the peak.
     """
     func = "road_grid"
-    rows = _int_arg(func, "rows", rows, 1)
-    cols = _int_arg(func, "cols", cols, 1)
-    seed = _seed_arg(func, seed)
-    keep = _prob_arg(func, "keep", keep)
+    rows, cols, seed, keep = _grid_args(func, rows, cols, seed, keep)
     n = rows * cols
-    if n > 2**31 - 1:
-        raise GraphError(f"{func}: rows x cols: expected at most {2**31 - 1} vertices, got {n}")
     rng = np.random.default_rng(seed)
     # right[r, c]: street (r, c) - (r, c + 1); down[r, c]: street (r, c) - (r + 1, c).
     right = rng.random((rows, cols), dtype=np.float32) < keep
