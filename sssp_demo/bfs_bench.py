@@ -117,14 +117,21 @@ def chart(result: dict, png_path) -> str | None:
     from queues_cuda.files import write_file_atomically
 
     graphs = result["graphs"]
-    names = [label(r) for r in graphs[0]["rows"]] if graphs else []
+    rows = [r for g in graphs for r in g["rows"]]
+    # Runs at several blocks per SM (the device benchmark's sweep) are told apart in the legend.
+    per_sm = len({r.get("blocks_per_sm") for r in rows}) > 1
+
+    def name_of(r: dict) -> str:
+        return f"{label(r)}, {r['blocks_per_sm']}/SM" if per_sm else label(r)
+
+    names = list(dict.fromkeys(name_of(r) for r in rows))
     fig = Figure(figsize=(max(6.0, 1.6 * len(graphs) + 3), 4.5))
     ax = fig.add_subplot()
     width = 0.8 / max(len(names), 1)
     for j, name in enumerate(names):
         ys = []
         for g in graphs:
-            row = next((r for r in g["rows"] if label(r) == name), None)
+            row = next((r for r in g["rows"] if name_of(r) == name), None)
             ys.append(1.0 / row["speedup_vs_compaction"] if row and row.get("speedup_vs_compaction") else np.nan)
         ax.bar(np.arange(len(graphs)) + j * width, ys, width, label=name)
     ax.axhline(1.0, color="k", lw=0.8)
@@ -132,7 +139,8 @@ def chart(result: dict, png_path) -> str | None:
     ax.set_xticklabels([g["graph"] for g in graphs], rotation=15, ha="right", fontsize=8)
     ax.set_yscale("log")
     ax.set_ylabel("time / compaction baseline (lower is faster)")
-    ax.set_title(f"level-synchronous BFS, backend {result['settings'].get('backend', '?')}")
+    where = (result.get("gpu") or {}).get("name") or f"backend {result['settings'].get('backend', 'cpu')}"
+    ax.set_title(f"level-synchronous BFS, {where}")
     ax.legend(fontsize=8)
     fig.tight_layout()
     write_file_atomically(png_path, lambda f: fig.savefig(f, format="png"))
