@@ -1,4 +1,5 @@
-"""GPU tests carry the marker `gpu` and are skipped, with the reason, where no GPU answers."""
+"""GPU tests carry the marker `gpu` and are skipped, with the reason, where no GPU answers; `run_gq`
+calls gq as a user does."""
 
 import pytest
 
@@ -14,3 +15,18 @@ def pytest_collection_modifyitems(config, items):
         for item in items:
             if "gpu" in item.keywords:
                 item.add_marker(skip)
+
+
+@pytest.fixture
+def run_gq(capsys):
+    """gq's own entry point, with its error mapping and exit codes: run_gq(*args) -> (exit code,
+    stdout, stderr)."""
+    from gq import cli
+
+    def call(*args):
+        with pytest.raises(SystemExit) as exc:
+            cli.run([str(a) for a in args])
+        out = capsys.readouterr()
+        return exc.value.code, out.out, out.err
+
+    return call

@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from gq.render_cli import bench, default_json_path, render
+from gq.render_cli import default_json_path
 from queues_cuda.queues import QUEUES
 
 SECONDS = {"compaction": 2.0, "glfq": 1.0, "sfq": 4.0}  # a queue not named here takes 3.0
@@ -87,23 +87,6 @@ def fake(monkeypatch):
     monkeypatch.setattr(sc, "load_scene", load_scene)
     monkeypatch.setattr(rt, "render", fake_render)
     return f
-
-
-@pytest.fixture
-def run_gq(monkeypatch, capsys):
-    """gq's own entry point (its error mapping and exit codes) with these commands registered."""
-    from gq import cli
-
-    monkeypatch.setitem(cli.main.commands, "render", render)
-    monkeypatch.setitem(cli.main.commands, "bench", bench)
-
-    def call(*args):
-        with pytest.raises(SystemExit) as exc:
-            cli.run([str(a) for a in args])
-        out = capsys.readouterr()
-        return exc.value.code, out.out, out.err
-
-    return call
 
 
 @pytest.fixture

@@ -5,26 +5,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
 import trimesh
 from mesh_cases import SMALL_MESH_SCENE
-
-
-@pytest.fixture
-def run_gq(monkeypatch, capsys):
-    from gq import cli
-    from gq.render_cli import bench, render
-
-    monkeypatch.setitem(cli.main.commands, "render", render)
-    monkeypatch.setitem(cli.main.commands, "bench", bench)
-
-    def call(*args):
-        with pytest.raises(SystemExit) as exc:
-            cli.run([str(a) for a in args])
-        out = capsys.readouterr()
-        return exc.value.code, out.out, out.err
-
-    return call
 
 
 def test_a_mesh_with_nan_vertices_is_one_line_exit_2_and_nothing_written(run_gq, tmp_path):
