@@ -80,7 +80,8 @@ if want wfq-fifo; then
     -k "fifo_conformance and (gwfq or ymc)"
 fi
 if want new || want new-tests; then
-  # trimesh is not on the device machine: its wheel travels in .whl/ (gitignored, carried).
+  # trimesh is not on the device machine: its wheel travels in .whl/ (gitignored; fill it with
+  # `pip download trimesh --no-deps -d .whl` and pass carry [".whl"] to the device call).
   if ! python3 -c 'import trimesh' 2>/dev/null; then
     python3 -m pip install -q --no-index --find-links .whl trimesh > "$OUT/pip.log" 2>&1 || cat "$OUT/pip.log"
   fi
