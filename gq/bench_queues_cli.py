@@ -16,8 +16,8 @@ from pathlib import Path
 
 import click
 
+from gq.output_paths import check_output_path
 from queues_cuda.backend import BACKENDS, resolve
-from queues_cuda.errors import GQError
 
 DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "4,8,16"}
 
@@ -53,10 +53,8 @@ def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, q
     kernels = bq.parse_kernels(kernel)
     producers = bq.parse_producers(producers_text)
     queues = bq.parse_queues(queue_texts)
-    if json_out is not None and json_out.suffix.lower() != ".json":
-        raise GQError(f"--json: the name must end in .json, got {str(json_out)!r}")
-    if chart is not None and chart.suffix.lower() != ".png":
-        raise GQError(f"--chart: the name must end in .png, got {str(chart)!r}")
+    check_output_path("--json", json_out, ".json", folder=False)  # written with its folders
+    check_output_path("--chart", chart, ".png", folder=False)
     used = resolve(backend)
     threads = bq.parse_threads(threads_text if threads_text is not None else DEFAULT_THREADS[used])
     bq.validate(used, queues, threads, duration, warmup, runs, capacity)

@@ -19,6 +19,7 @@ from pathlib import Path
 import click
 import numpy as np
 
+from gq.output_paths import check_output_path
 from queues_cuda.backend import BACKENDS
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
@@ -99,12 +100,7 @@ def bfs(graph_path, generate, scale, vertices, seed, source, queue, algorithm, b
     if repeats < 1:
         raise GQError(f"--repeats: expected at least 1, got {repeats}")
     for option, path, suffix in (("-o", output, ".npz"), ("--json", json_out, ".json"), ("--chart", chart, ".png")):
-        if path is None:
-            continue
-        if path.suffix.lower() != suffix:
-            raise GQError(f"{option}: the name must end in {suffix}, got {str(path)!r}")
-        if not path.resolve().parent.is_dir():
-            raise GQError(f"{option} {path}: the folder {path.resolve().parent} does not exist")
+        check_output_path(option, path, suffix)
     if (json_out is not None or chart is not None) and not bench:
         raise GQError("--json and --chart apply to --bench only")
 

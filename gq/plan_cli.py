@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from gq.output_paths import check_output_path
 from queues_cuda.backend import BACKENDS
 from queues_cuda.errors import GQError
 
@@ -43,10 +44,7 @@ def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend
     if generate is not None and generate not in maps.MAP_GENERATORS:
         raise GQError(f"--generate: unknown map {generate!r}; allowed: {', '.join(maps.MAP_GENERATORS)}")
     check_choices(algorithm, backend)
-    if output.suffix.lower() != ".png":
-        raise GQError(f"-o: the route is drawn as a PNG, so the name must end in .png, got {str(output)!r}")
-    if not output.resolve().parent.is_dir():
-        raise GQError(f"-o {output}: the folder {output.resolve().parent} does not exist")
+    check_output_path("-o", output, ".png", "the route is drawn as a PNG")
 
     cost = maps.load_map(map_path) if map_path is not None else maps.MAP_GENERATORS[generate](size, seed)
     graph, passable = maps.grid_graph(cost)

@@ -14,10 +14,14 @@ from pathlib import Path
 
 import click
 
+from gq.output_paths import check_output_path
 from queues_cuda.backend import BACKENDS, gpu_status, resolve
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
-from raytrace.scene import MAX_IMAGE_SIDE, MAX_SPP  # pure Python: no native build at import
+from raytrace.scene import (  # pure Python: no native build at import
+    MAX_IMAGE_SIDE,
+    MAX_SPP,
+)
 
 PROGRESS_STEPS = 1000  # resolution of the progress bar; render() reports fractions
 
@@ -25,14 +29,6 @@ PROGRESS_STEPS = 1000  # resolution of the progress bar; render() reports fracti
 def check_range(option: str, value: int | None, low: int, high: int, where: str = "") -> None:
     if value is not None and not low <= value <= high:
         raise GQError(f"{option} must be between {low} and {high}{where}, got {value}")
-
-
-def check_png_path(path: Path, option: str) -> None:
-    if path.suffix.lower() != ".png":
-        raise GQError(f"{option}: the image is written as PNG, so the name must end in .png, got {str(path)!r}")
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise GQError(f"{option} {path}: the folder {folder} does not exist (create it first)")
 
 
 def parse_queue_list(texts) -> list[str] | None:
@@ -89,7 +85,7 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
 
     # 1. What can be checked without the scene: no file is read yet, nothing is allocated.
     output = output if output is not None else Path(f"{scene_path.stem}.png")
-    check_png_path(output, "-o")
+    check_output_path("-o", output, ".png", "the image is written as PNG")
     check_range("--width", width, 1, MAX_IMAGE_SIDE)
     check_range("--height", height, 1, MAX_IMAGE_SIDE)
     check_range("--spp", spp, 1, MAX_SPP)
@@ -205,11 +201,10 @@ def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats,
             raise GQError(f"--scene {path}: no such file")
     if json_out is None:
         json_out = default_json_path()
-    if json_out.suffix.lower() != ".json":
-        raise GQError(f"--json: the record is JSON, so the name must end in .json, got {str(json_out)!r}")
     chart = chart if chart is not None else json_out.with_suffix(".png")
-    if chart.suffix.lower() != ".png":
-        raise GQError(f"--chart: the chart is a PNG, so the name must end in .png, got {str(chart)!r}")
+    # Folders of the record and chart are made when they are written (the default is benchmarks/).
+    check_output_path("--json", json_out, ".json", "the record is JSON", folder=False)
+    check_output_path("--chart", chart, ".png", "the chart is a PNG", folder=False)
     _, said = describe_backend(backend)
     click.echo(said)
 

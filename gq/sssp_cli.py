@@ -17,6 +17,7 @@ from pathlib import Path
 
 import click
 
+from gq.output_paths import check_output_path
 from queues_cuda.backend import BACKENDS
 from queues_cuda.errors import GQError
 
@@ -95,11 +96,7 @@ def sssp(graph_path, generate, params, vertices, edges, source, algorithm, backe
     check_choices(algorithm, backend)
     if delta is not None and not delta > 0:
         raise GQError(f"--delta: expected a number > 0, got {delta}")
-    if output is not None:
-        if output.suffix.lower() != ".npz":
-            raise GQError(f"-o: the result is a NumPy .npz, so the name must end in .npz, got {str(output)!r}")
-        if not output.resolve().parent.is_dir():
-            raise GQError(f"-o {output}: the folder {output.resolve().parent} does not exist")
+    check_output_path("-o", output, ".npz", "the result is a NumPy .npz")
 
     if generate is not None:
         spec = generators.GENERATORS[generate]
@@ -138,8 +135,8 @@ def sssp(graph_path, generate, params, vertices, edges, source, algorithm, backe
 
 
 def _bench_one(graph, what: str, source: int, repeats: int, json_out, backend: str) -> int:
-    from sssp_demo.bench import bench_graph, record
     from queues_cuda.files import write_json_atomically
+    from sssp_demo.bench import bench_graph, record
 
     if repeats < 1:
         raise GQError(f"--repeats must be at least 1, got {repeats}")
@@ -180,7 +177,8 @@ def bench_sssp(generate, params, sweep, source, repeats, json_out, chart, backen
     """Every algorithm on a growing family of graphs: time against edges (seed 000, Figure 3)."""
     from queues_cuda.files import write_json_atomically
     from sssp_demo import generators, graph_io
-    from sssp_demo.bench import bench_graph, chart as draw, record
+    from sssp_demo.bench import bench_graph, record
+    from sssp_demo.bench import chart as draw
     from sssp_demo.sssp import resolve_backend
 
     used = resolve_backend("pardijkstra", backend)
@@ -196,9 +194,9 @@ def bench_sssp(generate, params, sweep, source, repeats, json_out, chart, backen
     fixed = parse_params(params, spec)
     if repeats < 1:
         raise GQError(f"--repeats must be at least 1, got {repeats}")
-    if json_out.suffix.lower() != ".json":
-        raise GQError(f"--json: the name must end in .json, got {str(json_out)!r}")
     chart = chart if chart is not None else json_out.with_suffix(".png")
+    check_output_path("--json", json_out, ".json", folder=False)  # written with its folders
+    check_output_path("--chart", chart, ".png", folder=False)
     graphs = []
     for value in points:
         args = dict(fixed, **{name: value})
