@@ -8,6 +8,7 @@
 #   histories   1,000 histories per queue, checked off the device (tools/check_saved_histories.py)
 #   warp        the warp-only checks (several queues per warp; the planted broadcast fault)
 #   wfq         the wait-free queues' GPU tests (G-WFQ, G-WFQ-YMC)
+#   ymc         G-WFQ-YMC alone: 1,000 histories recorded, then all its GPU tests (FIFO on 1e8 tokens)
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
@@ -62,6 +63,13 @@ fi
 if want wfq; then
   stage wfq-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
     -k "gwfq or ymc"
+fi
+if want ymc; then
+  # G-WFQ-YMC alone (after a fix to it): its 1,000 histories (checked off the device) and every
+  # GPU test of it, FIFO conformance on 1e8 tokens included.
+  GQ_HISTORY_QUEUES=ymc stage ymc-histories 60 python3 tools/gpu_record_histories.py "$OUT"
+  stage ymc-tests "${GQ_YMC_S:-270}" python3 -m pytest -v -s -m gpu -p no:cacheprovider \
+    tests/queues_cuda/test_gpu_queues.py -k ymc
 fi
 if want wfq-fifo; then
   # Why G-WFQ's split runs are slow (22 s for 2e7 tokens at 2^14 threads, G-LFQ 0.03 s): the same

@@ -3,9 +3,12 @@ save them, so the linearizability search runs off the GPU machine (tools/check_s
 the search needs CPU time, not device time.
 
     python3 tools/gpu_record_histories.py OUT_DIR
+
+$GQ_HISTORY_QUEUES (for example `ymc,gwfq`) records only those queues.
 """
 
 import itertools
+import os
 import sys
 import time
 from pathlib import Path
@@ -20,7 +23,10 @@ RUNS = ((512, 2, 334), (1024, 1, 333), (2048, 1, 333))  # threads, ops per threa
 
 out = Path(sys.argv[1])
 out.mkdir(parents=True, exist_ok=True)
+wanted = os.environ.get("GQ_HISTORY_QUEUES")
 for name, kind in QUEUES.items():
+    if wanted and name not in wanted.split(","):
+        continue
     started = time.perf_counter()
     histories, tags = [], []
     for threads, ops, count in RUNS:
