@@ -34,7 +34,7 @@ DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "4,8,16"}
 @click.option("--runs", type=int, default=5, show_default=True, help="Runs per configuration; the median is reported.")
 @click.option("--queue", "queue_texts", multiple=True,
               help="Queues to measure (repeat, or comma-separated): glfq, sfq, gwfq, ymc, ideal, or all "
-                   "[default: all, with the ideal ring].")
+                   "[default: all, with the ideal ring]; broker (not linearizable, labelled so) only by name.")
 @click.option("--capacity", type=int, default=None, help="Queue capacity [default: max(threads, 4096)].")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 @click.option("--stats", is_flag=True,

@@ -12,7 +12,7 @@ from queues_cuda.backend import BACKENDS
 from queues_cuda.check import CheckConfig, CheckReport, check_file, run_check
 from queues_cuda.errors import GQError
 from queues_cuda.files import write_json_atomically
-from queues_cuda.queues import FAULTS, QUEUES
+from queues_cuda.queues import FAULTS, NOT_LINEARIZABLE, QUEUES
 
 
 @click.group()
@@ -40,6 +40,9 @@ def print_table(reports: list[CheckReport]) -> None:
     for r in reports:
         lin = "yes" if r.not_linearizable == 0 and r.unknown == 0 else \
             f"NO ({r.not_linearizable})" if r.not_linearizable else f"unknown ({r.unknown})"
+        if not r.claims_linearizable:
+            lin = f"NO ({r.not_linearizable}), expected" if r.not_linearizable else \
+                f"unknown ({r.unknown})" if r.unknown else "none refuted"
         if r.kernel_error:
             lin += " + HANG"
         f = r.fifo
@@ -71,9 +74,46 @@ def print_stats(reports: list[CheckReport]) -> None:
         click.echo("  ".join(v.rjust(w) for v, w in zip(row, widths)))
 
 
+def print_not_linearizable(r: CheckReport) -> None:
+    """For a queue kind that does not claim linearizability: the refutation, as expected, and
+    what the kind is held to instead."""
+    from queues_cuda import broker_history
+    from queues_cuda.check import check_history
+
+    click.echo("")
+    if r.not_linearizable:
+        click.echo(f"{r.queue}: not linearizable, as expected for this algorithm: {r.not_linearizable} of "
+                   f"{r.histories} histories refuted.")
+    else:
+        click.echo(f"{r.queue}: not linearizable (a property of the algorithm), although "
+                   + (f"none of the {r.histories} histories recorded in this run was refuted."
+                      if r.histories else "no history was recorded in this run."))
+    click.echo(f"  why: {broker_history.WHY}.")
+    kept = [f"with their FULL and EMPTY answers removed (successful operations only), "
+            f"{r.successful_linearizable} of {r.histories} histories are linearizable"
+            + (f", {r.successful_unknown} unknown" if r.successful_unknown else "")] if r.histories else []
+    if r.fifo.tokens:
+        kept.append(f"FIFO per producer: {r.fifo.tokens:,} tokens, "
+                    + ("each once, in order" if r.fifo.ok else "FAILED"))
+    if kept:
+        click.echo(f"{r.queue}: what it keeps: " + "; ".join(kept) + ".")
+    if r.counterexample:
+        click.echo(f"\n{r.queue}: {r.counterexample}")
+        return
+    h = broker_history.counterexample()
+    verdict, text = check_history(h, broker_history.CAPACITY, 10.0, "the shortest refuting history")
+    click.echo(f"\n{r.queue}: no recorded history was refuted in this run (a refutation needs a dequeuer "
+               f"delayed between its reservation and its Head ticket). The shortest refuting history, "
+               f"checked now ({'not linearizable' if verdict is False else 'UNEXPECTED verdict'}):")
+    for i, what in enumerate(broker_history.narrative()):
+        click.echo(f"    {h.describe(i) if i < len(h) else '':58s} {what}")
+    click.echo("  " + text.replace("\n", "\n  "))
+
+
 @queues.command()
 @click.option("--queue", "queue_names", default="glfq", show_default=True,
-              help=f"Queue(s) to check, comma-separated, or 'all': {', '.join(QUEUES)}.")
+              help=f"Queue(s) to check, comma-separated, or 'all' (the linearizable ones: {', '.join(QUEUES)}); "
+                   f"not linearizable, by name only: {', '.join(NOT_LINEARIZABLE)}.")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 @click.option("--threads", type=int, default=64, show_default=True, help="Threads recording each history.")
 @click.option("--ops", type=int, default=16, show_default=True, help="Operations per thread per history.")
@@ -112,6 +152,12 @@ def check(queue_names, backend, threads, ops, histories, capacity_text, fifo_tok
     Exit code 0 when every history is linearizable against the strict bounded FIFO model and
     the FIFO run delivered every token exactly once in per-producer order; 1 otherwise, with the
     first counter-example printed.
+
+    \b
+    A queue that does not claim linearizability (broker: the Broker Queue) is checked for what
+    it keeps instead: its refuted histories are expected, and shown with the reason; exit code 0
+    when its histories, with their FULL and EMPTY answers removed, are all linearizable, its FIFO
+    run passes and no thread gave up; 1 otherwise.
     """
     if from_files:
         reports = _check_files(from_files, capacity_text, timeout)
@@ -135,10 +181,16 @@ def check(queue_names, backend, threads, ops, histories, capacity_text, fifo_tok
     print_table(reports)
     if any(r.stats is not None for r in reports):
         print_stats(reports)
+    for r in reports:
+        if not r.claims_linearizable:
+            print_not_linearizable(r)
     failed = [r for r in reports if not r.ok]
     for r in failed:
-        if r.counterexample:
+        if r.claims_linearizable and r.counterexample:
             click.echo(f"\n{r.queue}: {r.counterexample}")
+        if r.successful_counterexample:
+            click.echo(f"\n{r.queue}: its successful operations alone are not linearizable: "
+                       f"{r.successful_counterexample}")
         if r.kernel_error:
             click.echo(f"\n{r.queue}: a thread program gave up: {r.kernel_error}")
         if r.fifo.tokens and not r.fifo.ok:

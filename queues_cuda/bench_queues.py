@@ -44,11 +44,15 @@ from .build import (
 )
 from .errors import GQError, raise_if_flagged
 from .provenance import provenance
-from .queues import QUEUES, STATS_DEFINE, QueueKind
+from .queues import NOT_LINEARIZABLE, QUEUES, STATS_DEFINE, QueueKind
 
 IDEAL = QueueKind("ideal", 0, "ideal ring (unsafe ceiling: ticket FAA + slot exchange)", "ideal_ring.cuh",
                   1 << 31, False, bounded=False)
 BENCH_QUEUES: dict[str, QueueKind] = {**QUEUES, "ideal": IDEAL}
+# Measured only when named, never in `all` or the default: the project's rule is that a queue
+# passes the linearizability check before it is benchmarked, and these do not (queues.py). Their
+# rows carry linearizable false and their table and chart labels say so.
+BENCH_BY_NAME: dict[str, QueueKind] = {**BENCH_QUEUES, **NOT_LINEARIZABLE}
 KERNELS = ("balanced", "split")
 KERNEL_IDS = {"balanced": 0, "split": 1}
 BLOCK = 256
@@ -120,16 +124,17 @@ def parse_producers(text: str) -> list[int]:
 
 
 def parse_queues(texts) -> list[str]:
-    """Queue names (repeatable, or comma-separated); ``all`` is every queue plus the ideal ring."""
+    """Queue names (repeatable, or comma-separated); ``all`` is every linearizable queue plus the
+    ideal ring; a queue of NOT_LINEARIZABLE only by its name."""
     names: list[str] = []
     for text in texts or ("all",):
         for name in (t.strip() for t in text.split(",")):
             if name == "all":
                 names.extend(BENCH_QUEUES)
-            elif name in BENCH_QUEUES:
+            elif name in BENCH_BY_NAME:
                 names.append(name)
             else:
-                raise GQError(f"--queue: unknown queue {name!r}; allowed: all, {', '.join(BENCH_QUEUES)}")
+                raise GQError(f"--queue: unknown queue {name!r}; allowed: all, {', '.join(BENCH_BY_NAME)}")
     return list(dict.fromkeys(names))
 
 
@@ -344,7 +349,8 @@ def run_point(bench, backend: str, kind: QueueKind, kernel: str, threads: int, p
     good = [r for r in results if not r["stall"]]
     ok = sum(r["enq_ok"] + r["deq_ok"] for r in good)
     return {
-        "queue": kind.name, "kernel": kernel, "producers_pct": pct if kernel == "split" else None,
+        "queue": kind.name, "linearizable": kind.linearizable if kind is not IDEAL else None,
+        "kernel": kernel, "producers_pct": pct if kernel == "split" else None,
         "threads": threads, "threads_run": threads_run, "capped": threads_run < threads,
         "min_blocks_per_sm": min_blocks if backend == "cuda" else None,
         "producer_threads": producers, "capacity": capacity, "backend": backend,
@@ -403,7 +409,7 @@ def validate(backend: str, queues: list[str], threads: list[int], window_s: floa
     if threads[-1] >= 1 << 31:
         raise GQError(f"--threads {threads[-1]}: at most 2^31 - 1")
     for name in queues:
-        kind = BENCH_QUEUES[name]
+        kind = BENCH_BY_NAME[name]
         if kind.max_threads is not None and threads[-1] > kind.max_threads:
             raise GQError(f"--threads {threads[-1]}: {name} serves at most {kind.max_threads} threads")
         cap = capacity if capacity is not None else default_capacity(threads[-1])
@@ -432,7 +438,7 @@ def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list
                         settings=settings, rows=[], stats=[])
     benches = {}
     for queue, kernel, pct, t in configurations(queues, kernels, threads, producers):
-        kind = BENCH_QUEUES[queue]
+        kind = BENCH_BY_NAME[queue]
         if queue not in benches:
             benches[queue] = launcher(backend, kind)
         cap = capacity if capacity is not None else default_capacity(t)
@@ -446,7 +452,7 @@ def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list
         for queue, kernel, pct, t in configurations([q for q in queues if q != IDEAL.name], kernels, threads,
                                                      producers):
             cap = capacity if capacity is not None else default_capacity(t)
-            record["stats"].append(stats_point(backend, BENCH_QUEUES[queue], kernel, t, pct, warmup_s, window_s, cap))
+            record["stats"].append(stats_point(backend, BENCH_BY_NAME[queue], kernel, t, pct, warmup_s, window_s, cap))
             if progress:
                 progress(f"{queue} counters")
             if on_row:
@@ -464,6 +470,11 @@ def total_runs(queues: list[str], kernels: list[str], threads: list[int], produc
 
 
 # ---------------------------------------------------------------------------------- output
+
+
+def queue_label(queue: str) -> str:
+    """A queue's name in tables and charts; a queue that is not linearizable says so."""
+    return f"{queue} (not linearizable)" if queue in NOT_LINEARIZABLE else queue
 
 
 def panel_of(row: dict) -> str:
@@ -491,7 +502,7 @@ def chart(record: dict, png_path) -> str | None:
             pts = sorted((r["threads_run"], r["ops_per_s_median"]) for r in rows
                          if panel_of(r) == panel and r["queue"] == queue and r["ops_per_s_median"] is not None)
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] / 1e9 for p in pts], marker="o", label=queue,
+                ax.plot([p[0] for p in pts], [p[1] / 1e9 for p in pts], marker="o", label=queue_label(queue),
                         linestyle="--" if queue == "ideal" else "-")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("threads")
@@ -520,9 +531,13 @@ def table_lines(record: dict) -> list[str]:
     for r in record["rows"]:
         conserved = "-" if r["conserved"] is None else ("yes" if r["conserved"] else "NO")
         ratio = (lambda v: "-" if v is None else f"{v:.3f}")
-        lines.append(f"{r['queue']:7s} {r['kernel']:9s} {r['producers_pct'] or '':>5} {r['threads']:>8d} "
+        name = r["queue"] + ("*" if r["queue"] in NOT_LINEARIZABLE else "")
+        lines.append(f"{name:7s} {r['kernel']:9s} {r['producers_pct'] or '':>5} {r['threads']:>8d} "
                      f"{r['threads_run']:>8d} {format_rate(r['ops_per_s_median']):>9s} {ratio(r['empty_per_op']):>9s} "
                      f"{ratio(r['failed_per_op']):>8s} {r['stalls'] or '':>5} {conserved:>9s}")
+    for queue in dict.fromkeys(r["queue"] for r in record["rows"] if r["queue"] in NOT_LINEARIZABLE):
+        lines.append(f"{queue}*: not linearizable (gq queues check --queue {queue} shows a refuting history); "
+                     f"measured only because it was named")
     for s in record.get("stats", []):
         per = ", ".join(f"{k} {s[k]:.4f}" for k in STATS_FIELDS if s[k])
         lines.append(f"counters {s['queue']} {s['kernel']} {s['producers_pct'] or ''} {s['threads_run']}: "

@@ -4,6 +4,11 @@ against the strict bounded FIFO model, and run the exactly-once FIFO conformance
 Histories rotate over the requested capacities and operation mixes (random, producer/consumer
 splits of 25/50/75 percent, strict alternation), so one run covers empty, nominal and full
 regimes. The report counts everything and keeps the first counter-example.
+
+A queue kind that does not claim linearizability (queues.NOT_LINEARIZABLE: the Broker Queue) is
+recorded and checked the same way, and its refuted histories are reported as expected; it is held
+to what its algorithm keeps: the same histories with their FULL and EMPTY answers removed (its
+successful operations alone) must be linearizable, and the FIFO token run must pass.
 """
 
 from __future__ import annotations
@@ -19,8 +24,8 @@ import numpy as np
 from . import linearizability
 from .backend import resolve
 from .errors import GQError, KernelError
-from .fifo_conformance import FifoReport, check_tokens
 from .fifo_checker import check_fifo
+from .fifo_conformance import FifoReport, check_tokens
 from .fifo_model import BoundedFifo
 from .history import History, validate
 from .queues import QueueKind, fault_define, queue_kind, tuning_defines
@@ -52,7 +57,7 @@ class CheckConfig:
     stats: bool = False
 
     def validate(self) -> None:
-        kind = queue_kind(self.queue)
+        kind = queue_kind(self.queue, not_linearizable=True)
         resolve(self.backend)
         fault_define(self.fault, self.queue)
         tuning_defines(self.queue, self.patience, self.help_delay, self.stats)
@@ -92,6 +97,13 @@ class CheckReport:
     kernel_error: str = ""  # a thread program gave up (a hang caught by its spin budget)
     # With --stats: the slow-path counters summed over every run (queue_stats.cuh).
     stats: dict | None = None
+    # False for a kind of queues.NOT_LINEARIZABLE: refuted histories are expected, and the
+    # verdicts that decide are those on its histories of successful operations only.
+    claims_linearizable: bool = True
+    successful_linearizable: int = 0
+    successful_not_linearizable: int = 0
+    successful_unknown: int = 0
+    successful_counterexample: str = ""
 
     def per_op(self) -> dict | None:
         """The counters per successful operation (DESIGN.md: how a queue's cost is reported)."""
@@ -102,8 +114,13 @@ class CheckReport:
 
     @property
     def ok(self) -> bool:
-        return (self.not_linearizable == 0 and self.unknown == 0 and not self.kernel_error
-                and (self.fifo.tokens == 0 or self.fifo.ok))
+        """Everything the queue kind claims holds: for a linearizable kind every history, for
+        the others every history of successful operations only; the FIFO run; no give-up."""
+        if self.claims_linearizable:
+            histories_ok = self.not_linearizable == 0 and self.unknown == 0
+        else:
+            histories_ok = self.successful_not_linearizable == 0 and self.successful_unknown == 0
+        return histories_ok and not self.kernel_error and (self.fifo.tokens == 0 or self.fifo.ok)
 
 
 def runtime(backend: str):
@@ -142,7 +159,15 @@ def check_history(h: History, capacity: int | None, timeout: float, tag: str,
     return True, ""
 
 
+def successful_only(h: History) -> History:
+    """The history without its FULL and EMPTY answers: the successful operations alone."""
+    keep = h.ok
+    return History.from_columns(h.proc[keep], h.op[keep], h.value[keep], h.ok[keep], h.call[keep], h.end[keep])
+
+
 def _check_job(job) -> tuple[bool | None, str]:
+    if len(job[0]) == 0:
+        return True, ""  # nothing succeeded: the empty history
     return check_history(*job)
 
 
@@ -164,7 +189,8 @@ def run_check(cfg: CheckConfig, progress=None) -> CheckReport:
     turn) fails the check with the kernel's message instead of stopping the command.
     """
     cfg.validate()
-    report = CheckReport(cfg.queue, resolve(cfg.backend))
+    report = CheckReport(cfg.queue, resolve(cfg.backend),
+                         claims_linearizable=queue_kind(cfg.queue, not_linearizable=True).linearizable)
     started = time.perf_counter()
     try:
         _run(cfg, report, progress)
@@ -175,7 +201,7 @@ def run_check(cfg: CheckConfig, progress=None) -> CheckReport:
 
 
 def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
-    kind: QueueKind = queue_kind(cfg.queue)
+    kind: QueueKind = queue_kind(cfg.queue, not_linearizable=True)
     define = fault_define(cfg.fault, cfg.queue)
     # A planted fault has to be caught, not waited out: its build gives up a claim loop after 2^20
     # retries instead of 2^28 (minutes on a GPU whose tickets the fault has corrupted).
@@ -198,19 +224,19 @@ def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
         if cfg.save_dir is not None:
             h.write_jsonl(cfg.save_dir / f"h{k + 1:04d}.jsonl")
         jobs.append((h, model_capacity(capacity), cfg.timeout, tag))
-    for h, (verdict, text) in zip((j[0] for j in jobs), _check_all(jobs, cfg.workers)):
-        report.histories += 1
-        report.operations += len(h)
-        if verdict is True:
-            report.linearizable += 1
-        elif verdict is False:
-            report.not_linearizable += 1
+        if not kind.linearizable:
+            jobs.append((successful_only(h), model_capacity(capacity), cfg.timeout,
+                         f"{tag}, successful operations only"))
+    per_history = 1 if kind.linearizable else 2
+    for k, (verdict, text) in enumerate(_check_all(jobs, cfg.workers)):
+        if k % per_history == 0:
+            report.histories += 1
+            report.operations += len(jobs[k][0])
+            _count(report, "", verdict, text)
+            if progress:
+                progress(1)
         else:
-            report.unknown += 1
-        if text and not report.counterexample:
-            report.counterexample = text
-        if progress:
-            progress(1)
+            _count(report, "successful_", verdict, text)
 
     if cfg.fifo_tokens:
         threads = cfg.fifo_threads or max(cfg.threads, 2)
@@ -228,6 +254,15 @@ def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
                 progress(1)
     if counters is not None:
         report.stats = dict(zip(STAT_NAMES, (int(x) for x in counters)))
+
+
+def _count(report: CheckReport, prefix: str, verdict: bool | None, text: str) -> None:
+    """Add one verdict to the report's counts (prefix "": whole histories; "successful_": their
+    successful operations only) and keep the first counter-example."""
+    field = "linearizable" if verdict is True else "not_linearizable" if verdict is False else "unknown"
+    setattr(report, prefix + field, getattr(report, prefix + field) + 1)
+    if text and not getattr(report, prefix + "counterexample"):
+        setattr(report, prefix + "counterexample", text)
 
 
 def check_file(path: Path, capacity: int | None, timeout: float) -> CheckReport:

@@ -34,6 +34,8 @@ ERROR_SITES = {
     11: "tile renderer waiting for a ray while rays are outstanding (samples finished)",
     12: "several queues in one warp: a retry, or a value from another queue (value or thread)",
     13: "parBucketHeap level (level or key)",
+    14: "Broker Queue reservation on Count, undone over and over (Count)",
+    15: "Broker Queue waiting for its slot's turn after a reservation (ticket)",
     30: "shortest-path grid barrier: a block never arrived (barrier generation)",
     31: "shortest-path frontier or update list out of room (slots asked for)",
     40: "queue benchmark: consumers waiting for the producers to stop (producers still running)",

@@ -23,6 +23,9 @@ class QueueKind:
     max_threads: int | None = None
     # Has a slow path: --patience, --help-delay and --stats select or show it.
     wait_free: bool = False
+    # Claims linearizability against the strict bounded FIFO. False: the algorithm is known not to
+    # be (a refuting history exists); `gq queues check` then holds it only to what it does keep.
+    linearizable: bool = True
 
 
 QUEUES: dict[str, QueueKind] = {
@@ -33,6 +36,15 @@ QUEUES: dict[str, QueueKind] = {
     "ymc": QueueKind("ymc", 4, "G-WFQ-YMC (Yang & Mellor-Crummey wait-free queue, arithmetic segment pool)",
                      "ymc.cuh", 1 << 26, False, bounded=False, wait_free=True),
 }
+
+# Queue kinds whose algorithm is not linearizable: built, checked (`gq queues check --queue broker`
+# shows why) and measured when named, but kept out of QUEUES, which every application, test sweep
+# and `all` iterates.
+NOT_LINEARIZABLE: dict[str, QueueKind] = {
+    "broker": QueueKind("broker", 5, "Broker Queue (Kerbl et al. 2018; ticket ring admitted by a count; "
+                        "not linearizable)", "broker.cuh", 1 << 40, False, linearizable=False),
+}
+ALL_QUEUE_KINDS: dict[str, QueueKind] = {**QUEUES, **NOT_LINEARIZABLE}
 
 # Planted faults: compile flags that break one mechanism on purpose, so tests can prove that the
 # checkers catch a broken queue. Each names the queues it applies to.
@@ -53,13 +65,20 @@ STATS_DEFINE = "GQ_QUEUE_STATS"
 MAX_TUNING = 1 << 20
 
 
-def queue_kind(name: str) -> QueueKind:
+def queue_kind(name: str, not_linearizable: bool = False) -> QueueKind:
+    """The kind named; with `not_linearizable` also the kinds of NOT_LINEARIZABLE (the checker
+    and the micro-benchmark take them, applications do not)."""
     from .errors import GQError
 
-    try:
+    if name in QUEUES:
         return QUEUES[name]
-    except KeyError:
-        raise GQError(f"--queue: unknown queue {name!r}; allowed: {', '.join(QUEUES)}") from None
+    if name in NOT_LINEARIZABLE:
+        if not_linearizable:
+            return NOT_LINEARIZABLE[name]
+        raise GQError(f"--queue {name}: not linearizable (see gq queues check --queue {name}); "
+                      f"allowed here: {', '.join(QUEUES)}")
+    allowed = ALL_QUEUE_KINDS if not_linearizable else QUEUES
+    raise GQError(f"--queue: unknown queue {name!r}; allowed: {', '.join(allowed)}") from None
 
 
 def fault_define(fault: str | None, queue: str) -> str | None:
@@ -83,7 +102,7 @@ def tuning_defines(queue: str, patience: int | None = None, help_delay: int | No
     """
     from .errors import GQError
 
-    kind = queue_kind(queue)
+    kind = queue_kind(queue, not_linearizable=True)
     out: list[str] = []
     for option, value, define in (("--patience", patience, PATIENCE_DEFINE),
                                   ("--help-delay", help_delay, HELP_DELAY_DEFINE)):

@@ -73,6 +73,8 @@ enum ErrorSite : uint32_t {
   kSiteTileIdle = 11,      // a tile-renderer worker finding no ray while rays are outstanding
   kSiteMultiQueue = 12,    // the several-queues-per-warp check (multi_queue.cuh)
   kSiteBucketHeap = 13,    // parBucketHeap (bucket_heap.cuh): a level out of room, or a lost entry
+  kSiteBrokerReserve = 14, // Broker Queue (broker.cuh): a Count reservation that kept being undone
+  kSiteBrokerTurn = 15,    // Broker Queue: a committed ticket waiting for its slot's turn
   kSiteGridBarrier = 30,   // shortest paths (sssp_demo/include/sssp/grid.h): the software grid barrier
   kSiteFrontier = 31,      // shortest paths: a frontier or update list out of room (sssp/advance.h)
   kSiteBenchDrain = 40,    // queue micro-benchmark (queue_bench.cuh): consumers outlasting producers

@@ -10,7 +10,7 @@
 #pragma once
 
 #ifndef GQ_QUEUE_KIND
-#error "define GQ_QUEUE_KIND (1 = glfq, 2 = sfq, 3 = gwfq, 4 = ymc)"
+#error "define GQ_QUEUE_KIND (1 = glfq, 2 = sfq, 3 = gwfq, 4 = ymc, 5 = broker)"
 #endif
 
 #if GQ_QUEUE_KIND == 1
@@ -25,6 +25,9 @@ namespace gq { using Queue = Gwfq; }
 #elif GQ_QUEUE_KIND == 4
 #include "ymc.cuh"
 namespace gq { using Queue = Ymc; }
+#elif GQ_QUEUE_KIND == 5
+#include "broker.cuh"
+namespace gq { using Queue = Broker; }
 #else
 #error "unknown GQ_QUEUE_KIND"
 #endif
