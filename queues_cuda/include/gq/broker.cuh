@@ -94,11 +94,19 @@ struct Broker {
   // room was) hands the slot over.
   GQ_HD bool put_data(uint32_t v, const ErrorFlag& err) const {
     const uint64_t t = fetch_add<mo::seq_cst>(tail(), 1ull);
+#if defined(GQ_FAULT_BROKER_SWAP_PAIRS)
+    // Planted fault for the tests: tickets 2k and 2k + 1 write each other's slot, so their
+    // elements come out in swapped order. With an even capacity both lie in one lap and the turns
+    // stay consistent: nothing waits forever, only the order is wrong.
+    const uint64_t s = t ^ 1ull;
+#else
+    const uint64_t s = t;
+#endif
     const uint32_t want = 2u * lap(t);
     Spin spin;
-    while (turn_of(load<mo::acquire>(slot(t))) != want)
+    while (turn_of(load<mo::acquire>(slot(s))) != want)
       if (!spin.step(err, kSiteBrokerTurn, t)) return false;
-    store<mo::release>(slot(t), ((uint64_t)(want + 1u) << 32) | v);
+    store<mo::release>(slot(s), ((uint64_t)(want + 1u) << 32) | v);
     return true;
   }
 
@@ -109,14 +117,8 @@ struct Broker {
     const uint32_t want = 2u * lap(h) + 1u;
     Spin spin;
     uint64_t w;
-#if defined(GQ_FAULT_BROKER_NO_TURN)
-    // Planted fault for the tests: read the slot without waiting for the enqueuer's turn.
-    w = load<mo::acquire>(slot(h));
-    (void)spin;
-#else
     while (turn_of(w = load<mo::acquire>(slot(h))) != want)
       if (!spin.step(err, kSiteBrokerTurn, h)) return false;
-#endif
     *out = (uint32_t)w;
     store<mo::release>(slot(h), (uint64_t)(want + 1u) << 32);
     return true;
