@@ -20,7 +20,7 @@ from queues_cuda import cuda_runtime
 from queues_cuda.check import CheckConfig, run_check
 from queues_cuda.fifo_conformance import check_tokens
 from queues_cuda.provenance import provenance
-from queues_cuda.queues import QUEUES
+from queues_cuda.queues import NOT_LINEARIZABLE, QUEUES
 
 pytestmark = pytest.mark.gpu
 
@@ -36,7 +36,7 @@ FIFO_RUNS = (
     (2**16, "balanced", 1 << 20, 25_000_000),
     (2**12, "split", 64, 1_000_000),
 )
-RESULTS: dict[str, list] = {"histories": [], "fifo": [], "faults": [], "slow_path": []}
+RESULTS: dict[str, list] = {"histories": [], "fifo": [], "faults": [], "slow_path": [], "broker": []}
 
 
 def record(section: str, row: dict) -> None:
@@ -137,3 +137,49 @@ def test_planted_broadcast_fault_is_caught():
                               "not_linearizable": r.not_linearizable, "fifo": vars(r.fifo),
                               "kernel_error": r.kernel_error})
     assert not r.ok
+
+
+# The Broker Queue: not linearizable (queues.NOT_LINEARIZABLE), so not among the queues above. On
+# the GPU, as on the CPU (tests/queues_cuda/test_broker.py), it is held to what it keeps: every
+# token once and in per-producer order, and its histories' successful operations linearizable.
+# How many whole histories the checker refutes is recorded, not asserted: a refutation needs a
+# dequeuer (enqueuer) delayed between its reservation and its ticket, which a GPU may not show.
+BROKER_FIFO_RUNS = (
+    (2**12, "balanced", 1 << 20, 4_000_000),
+    (2**14, "split", 1 << 20, 4_000_000),
+    (2**16, "split", 1 << 20, 8_000_000),
+    (2**12, "split", 64, 1_000_000),
+)
+
+
+def test_broker_fifo_tokens():
+    kind = NOT_LINEARIZABLE["broker"]
+    total = 0
+    for threads, roles, capacity, tokens in BROKER_FIFO_RUNS:
+        producers = threads // 2 if roles == "split" else threads
+        per_producer = -(-tokens // producers)
+        started = time.perf_counter()
+        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer, False)
+        seconds = time.perf_counter() - started
+        report = check_tokens(out, consumers, logged, producers, per_producer)
+        record("fifo", {"queue": "broker", "threads": threads, "roles": roles, "capacity": capacity,
+                        "blocking": False, "tokens": report.tokens, "logged": report.logged, "lost": report.lost,
+                        "duplicated": report.duplicated, "order_violations": report.order_violations,
+                        "out_of_range": report.out_of_range, "run_seconds_wall": round(seconds, 3)})
+        assert report.ok, report
+        total += report.tokens
+    assert total >= 17_000_000
+
+
+def test_broker_refutation_recorded():
+    r = run_check(CheckConfig(queue="broker", backend="cuda", capacities=CAPACITIES, threads=1024, ops=1,
+                              histories=40, fifo_tokens=0, seed=1024, timeout=60))
+    record("broker", {"queue": "broker", "threads": 1024, "ops_per_thread": 1, "histories": r.histories,
+                      "operations": r.operations, "refuted": r.not_linearizable, "unknown": r.unknown,
+                      "successful_only_linearizable": r.successful_linearizable,
+                      "successful_only_not_linearizable": r.successful_not_linearizable,
+                      "successful_only_unknown": r.successful_unknown, "kernel_error": r.kernel_error,
+                      "first_refutation": r.counterexample.splitlines()[0] if r.counterexample else None,
+                      "seconds": round(r.seconds, 2), "capacities": list(CAPACITIES)})
+    assert not r.kernel_error, r.kernel_error
+    assert r.successful_linearizable == r.histories == 40, r.successful_counterexample
