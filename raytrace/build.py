@@ -11,6 +11,7 @@ and GPU builds compute the same IEEE operations.
 from __future__ import annotations
 
 import ctypes
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -42,9 +43,25 @@ def cpu_library(kind_id: int) -> ctypes.CDLL:
     return lib
 
 
+# Compile-time variants of the GPU renderer ("NAME=VALUE" defines: kernels/render.cu and
+# rt/mesh_bvh.h name theirs), for the A/B of tools/gpu_mesh_ab.py only; empty means the defaults.
+_variant: tuple[str, ...] = ()
+
+
+@contextmanager
+def kernel_variant(defines: tuple[str, ...]):
+    """Within the block, the GPU renderer is the build with these defines (each build cached)."""
+    global _variant
+    saved, _variant = _variant, tuple(defines)
+    try:
+        yield
+    finally:
+        _variant = saved
+
+
 def cuda_module(kind_id: int):
-    return qbuild.cuda_module(kind_id, (), KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
+    return qbuild.cuda_module(kind_id, _variant, KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
 
 
-def compile_sm90(kind_id: int, arch: str = "sm_90") -> tuple[str, int]:
-    return qbuild.compile_sm90(kind_id, (), KERNEL, arch, INCLUDE_DIRS, NVRTC_FLAGS)
+def compile_sm90(kind_id: int, arch: str = "sm_90", defines: tuple[str, ...] = ()) -> tuple[str, int]:
+    return qbuild.compile_sm90(kind_id, tuple(defines), KERNEL, arch, INCLUDE_DIRS, NVRTC_FLAGS)

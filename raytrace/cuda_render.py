@@ -55,7 +55,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         counts = cupy.zeros((threads, 3), cupy.uint64)
         waves = opts.spp * (a.max_depth + 1)  # no path has more segments than this
         start.record()
-        init(_grid(min(pixels, threads)), (BLOCK,), (pool, lists[0], lengths[0:1], u64(pixels)))
+        init(_grid(min(pixels, threads)), (BLOCK,), (pool, lists[0], lengths[0:1], u32(opts.width), u32(opts.height)))
         for k in range(waves):
             wave(_grid(threads), (BLOCK,), (*args, pool, lists[k % 2], lengths[k % 3:k % 3 + 1], lists[(k + 1) % 2],
                                             lengths[(k + 1) % 3:(k + 1) % 3 + 1],
@@ -77,7 +77,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         queues = cupy.empty(words, cupy.uint64)
         counts = cupy.zeros((threads, 3), cupy.uint64)
         start.record()
-        init(_grid(min(pixels, threads)), (BLOCK,), (pool, NULL, NULL, u64(pixels)))
+        init(_grid(min(pixels, threads)), (BLOCK,), (pool, NULL, NULL, u32(opts.width), u32(opts.height)))
         mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
                                           (queues, u64(words), u64(stride), u64(capacity), u64(threads)))
         mod.get_function("rt_tiles_seed")(_grid(min(pixels, threads)), (BLOCK,),

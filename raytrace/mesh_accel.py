@@ -68,6 +68,55 @@ def _lbvh_library() -> ctypes.CDLL:
     return lib
 
 
+@cache
+def _counts_library(defines: tuple[str, ...] = ()) -> ctypes.CDLL:
+    flags = CXX_FLAGS + tuple(f"-D{d}" for d in defines)
+    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "trace_counts.cpp", flags,
+                                                 "librt_trace_counts", include_dirs=INCLUDE_DIRS)))
+    u32, p = ctypes.c_uint32, ctypes.c_void_p
+    lib.rt_trace_counts.restype = None
+    lib.rt_trace_counts.argtypes = [p, u32, p, u32, p, u32, u32, u32, u32, u32, p, p, p, p, p]
+    lib.rt_pixel_order.restype = None
+    lib.rt_pixel_order.argtypes = [u32, u32, p]
+    return lib
+
+
+@dataclass(frozen=True)
+class TraceCounts:
+    """Per pixel (row order) of one primary-ray sample: what the traversal did and what it hit."""
+
+    nodes: np.ndarray      # uint32 [H, W]: node rows fetched
+    tris: np.ndarray       # uint32 [H, W]: triangles tested
+    max_stack: np.ndarray  # uint32 [H, W]: deepest traversal stack
+    t: np.ndarray          # float32 [H, W]: hit distance, 3e38 on a miss
+    tri: np.ndarray        # int32 [H, W]: triangle row hit in the accel's leaf order, -1 on a miss
+
+
+def trace_counts(accel: MeshAccel | None, tris: np.ndarray, camera_basis: np.ndarray, width: int, height: int,
+                 sample: int = 0, spp: int = 1, threads: int | None = None,
+                 defines: tuple[str, ...] = ()) -> TraceCounts:
+    """Trace sample `sample` of `spp` of every pixel's primary ray (the renderers' ray) through
+    `accel` (None: every triangle in turn, the reference), on the host, counting the work.
+    `defines` ("NAME=VALUE") build the traversal's compile-time variants (rt/mesh_bvh.h)."""
+    nodes = accel.nodes if accel is not None else np.zeros((1, NODE_FLOATS), np.float32)
+    nnodes = len(accel.nodes) if accel is not None else 0
+    rows = _check(accel.tris if accel is not None else tris)
+    camera = np.ascontiguousarray(camera_basis, dtype=np.float32)
+    nodes = np.ascontiguousarray(nodes, dtype=np.float32)
+    out = [np.empty((height, width), dt) for dt in (np.uint32, np.uint32, np.uint32, np.float32, np.int32)]
+    _counts_library(tuple(defines)).rt_trace_counts(nodes.ctypes.data, nnodes, rows.ctypes.data, len(rows), camera.ctypes.data,
+                                      width, height, sample, spp, threads or os.cpu_count() or 1,
+                                      *(a.ctypes.data for a in out))
+    return TraceCounts(*out)
+
+
+def pixel_order(width: int, height: int) -> np.ndarray:
+    """The pixel that each work item traces (rt/pixel_order.h: 8x4 blocks): uint32 [width * height]."""
+    out = np.empty(width * height, np.uint32)
+    _counts_library().rt_pixel_order(width, height, out.ctypes.data)
+    return out
+
+
 def _check(tris: np.ndarray) -> np.ndarray:
     tris = np.ascontiguousarray(tris, dtype=np.float32)
     if tris.ndim != 2 or tris.shape[1] != TRI_FLOATS or not 1 <= len(tris) <= MAX_TRIANGLES:

@@ -4,10 +4,41 @@
 //
 // Built once per queue kind (GQ_QUEUE_KIND) with --fmad=false: without contraction every float
 // operation rounds once, as on the CPU, so a pixel's arithmetic cannot depend on how the
-// compiler happened to inline advance_path into each kernel.
+// compiler happened to inline advance_path into each kernel (the few contractions the traversal
+// wants are written as explicit fmaf, which rounds once on both builds: rt/mesh_bvh.h).
+//
+// Primary rays are handed out in 8x4 screen blocks (rt/pixel_order.h), so a warp traces a compact
+// patch. RT_ROW_ORDER=1 hands them out in row order instead: a switch for tools/gpu_mesh_bench.py's
+// A/B, which changes the speed only, never a pixel.
+//
+// The two path kernels carry __launch_bounds__(256, RT_MIN_BLOCKS): the renderers launch blocks of
+// queues_cuda.cuda_runtime.BLOCK = 256 threads, and the traversal is bound by load latency, not by
+// issue, so more resident warps hide more of it. Without the bound the compiler takes 112-122
+// registers for advance_path (2 blocks, 16 warps per SM); with 4 blocks it fits 64 registers (32
+// warps per SM), and its spills (read with nvdisasm, sm_90) sit outside the traversal loops: the
+// ray counters and path state that live across a whole trace. tools/gpu_mesh_bench.py times 2, 3
+// and 4.
 #include <rt/compaction.h>
+#include <rt/pixel_order.h>
 #include <rt/render_args.h>
 #include <rt/tile_queues.h>
+
+#ifndef RT_MIN_BLOCKS
+#define RT_MIN_BLOCKS 4
+#endif
+#ifndef RT_ROW_ORDER
+#define RT_ROW_ORDER 0
+#endif
+
+__device__ __forceinline__ uint32_t work_pixel(uint32_t i, uint32_t width, uint32_t height) {
+#if RT_ROW_ORDER
+  (void)width;
+  (void)height;
+  return i;
+#else
+  return rt::blocked_pixel(i, width, height);
+#endif
+}
 
 using rt::PathState;
 using rt::RayCounts;
@@ -19,21 +50,24 @@ __device__ __forceinline__ void store_counts(uint64_t* counts, uint32_t tid, con
   counts[3 * (uint64_t)tid + 2] += c.shadow;
 }
 
-// Fresh paths; for the compaction baseline also the first wave's list (every pixel) and count.
-extern "C" __global__ void rt_paths_init(PathState* pool, uint32_t* list, uint64_t* count, uint64_t pixels) {
+// Fresh paths; for the compaction baseline also the first wave's list (every pixel, in work
+// order) and count. Later waves keep the order: wave_item appends a warp's survivors together.
+extern "C" __global__ void rt_paths_init(PathState* pool, uint32_t* list, uint64_t* count, uint32_t width,
+                                         uint32_t height) {
+  const uint64_t pixels = (uint64_t)width * height;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   if (count && blockIdx.x == 0 && threadIdx.x == 0) *count = pixels;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += stride) {
     pool[i] = rt::fresh_path();
-    if (list) list[i] = (uint32_t)i;
+    if (list) list[i] = work_pixel((uint32_t)i, width, height);
   }
 }
 
 // One wave of the compaction baseline, grid-stride over the wave's list. The wave also clears
 // the counter the wave after next appends to (three counters rotate; no host round trip).
-extern "C" __global__ void rt_wave(RT_SCENE_ARGS, PathState* pool, const uint32_t* in_list, const uint64_t* in_count,
-                                   uint32_t* out_list, uint64_t* out_count, uint64_t* clear_count,
-                                   uint64_t* samples_done, uint64_t* counts) {
+extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS)
+    rt_wave(RT_SCENE_ARGS, PathState* pool, const uint32_t* in_list, const uint64_t* in_count, uint32_t* out_list,
+            uint64_t* out_count, uint64_t* clear_count, uint64_t* samples_done, uint64_t* counts) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -65,12 +99,12 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
   const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
   const gq::ErrorFlag err{err_words};
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += step)
-    rt::seed_pixel(g, tq, (uint32_t)i, (uint32_t)(i % threads), err);
+    rt::seed_pixel(g, tq, work_pixel((uint32_t)i, width, height), (uint32_t)(i % threads), err);
 }
 
-extern "C" __global__ void rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* base, uint64_t stride,
-                                    uint64_t capacity, uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y,
-                                    uint64_t* samples_done, uint64_t* counts, uint32_t* err_words) {
+extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS)
+    rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t nthreads,
+             uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts, uint32_t* err_words) {
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   // Blocks are whole warps, all converged at entry; the lanes past nthreads leave here.
   const uint32_t members = gq::ballot(0xFFFFFFFFu, tid < nthreads);

@@ -1,4 +1,5 @@
-"""The renderer's kernels compile for sm_90 with no GPU present, for every queue kind."""
+"""The renderer's kernels compile for sm_90 with no GPU present, for every queue kind, and so does
+each compile-time variant that tools/gpu_mesh_ab.py times."""
 
 import pytest
 
@@ -10,3 +11,9 @@ from raytrace.build import compile_sm90
 def test_render_kernels_compile_for_sm90(queue):
     compiler, size = compile_sm90(QUEUES[queue].kind_id)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+@pytest.mark.parametrize("defines", [("RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0"), ("RT_MIN_BLOCKS=3",)])
+def test_ab_variants_compile_for_sm90(defines):
+    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=defines)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin for {defines}"

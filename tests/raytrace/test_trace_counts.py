@@ -1,0 +1,68 @@
+"""The host's traversal counter (host/trace_counts.cpp) and the work order of primary rays
+(rt/pixel_order.h): the counted traversal finds exactly the reference's hits, in each variant of
+the slab test, and the work order is a permutation whose warps are 8x4 screen blocks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mesh_cases import small_scene
+
+from raytrace import mesh_accel
+
+W, H = 40, 30
+
+
+@pytest.fixture(scope="module")
+def scene(tmp_path_factory):
+    return small_scene(tmp_path_factory.mktemp("counts"))
+
+
+@pytest.mark.parametrize("width,height", [(1, 1), (7, 5), (8, 4), (13, 9), (40, 30), (33, 17)])
+def test_pixel_order_is_a_permutation(width, height):
+    order = mesh_accel.pixel_order(width, height)
+    assert np.array_equal(np.sort(order), np.arange(width * height, dtype=np.uint32))
+
+
+def test_each_warp_of_whole_blocks_is_one_8x4_block():
+    width, height = 40, 32  # whole blocks only: 5 x 8 of them
+    order = mesh_accel.pixel_order(width, height).astype(np.int64).reshape(-1, 32)
+    x, y = order % width, order // width
+    assert np.array_equal(x.max(axis=1) - x.min(axis=1), np.full(len(order), 7))
+    assert np.array_equal(y.max(axis=1) - y.min(axis=1), np.full(len(order), 3))
+    assert np.all(x.min(axis=1) % 8 == 0) and np.all(y.min(axis=1) % 4 == 0)
+    # Blocks left to right, then bands top to bottom.
+    assert list(zip(x[:6, 0], y[:6, 0])) == [(0, 0), (8, 0), (16, 0), (24, 0), (32, 0), (0, 4)]
+
+
+def test_ragged_edges_keep_the_blocks_compact():
+    width, height = 13, 6  # a 5-wide last column group and a 2-high last band
+    order = mesh_accel.pixel_order(width, height).astype(np.int64)
+    x, y = order % width, order // width
+    assert list(zip(x[:8], y[:8])) == [(c, 0) for c in range(8)]
+    assert list(zip(x[32:37], y[32:37])) == [(8 + c, 0) for c in range(5)]  # the narrow group
+    assert np.all(y[width * 4:] >= 4)  # the short band comes last
+
+
+@pytest.mark.parametrize("slab_fma", [1, 0])
+@pytest.mark.parametrize("build", ["sah", "lbvh"])
+def test_counted_traversal_finds_the_reference_hits(scene, build, slab_fma):
+    tris = scene.triangles
+    cam = scene.camera.basis(W, H)
+    defines = (f"RT_SLAB_FMA={slab_fma}",)
+    ref = mesh_accel.trace_counts(None, tris, cam, W, H, sample=1, spp=2, threads=2, defines=defines)
+    accel = mesh_accel.build(tris, build)
+    got = mesh_accel.trace_counts(accel, tris, cam, W, H, sample=1, spp=2, threads=2, defines=defines)
+    hit = ref.tri >= 0
+    assert 100 < hit.sum() < hit.size, "the view must show triangles and background"
+    assert np.array_equal(got.t.view(np.uint32), ref.t.view(np.uint32))
+    assert np.array_equal(got.tri >= 0, hit)
+    # The hierarchy reorders the rows: compare the scene rows the hits carry.
+    ref_rows = tris.view(np.uint32)[ref.tri[hit], 9]
+    got_rows = accel.tris.view(np.uint32)[got.tri[hit], 9]
+    assert np.array_equal(got_rows, ref_rows)
+    # The reference tests every triangle and fetches no node; the hierarchy far fewer triangles.
+    assert np.all(ref.tris == len(tris)) and np.all(ref.nodes == 0)
+    assert np.all(got.nodes >= 1)
+    assert got.tris.mean() < 0.05 * len(tris)
+    assert got.max_stack.max() <= accel.depth + 1
