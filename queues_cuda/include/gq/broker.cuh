@@ -13,8 +13,8 @@
 //               turn 2 floor(h / N) + 2.
 // The paper keeps values and tickets in two arrays (value written, then ticket published); here a
 // slot is one word {turn:32 | value:32}, so one release store publishes both. Turns advance one
-// ticket at a time and only the thread whose ticket is next waits on a slot, so comparing 32-bit
-// turns for equality is safe across wrap-around (as in sfq.cuh).
+// ticket at a time and a waiting thread is at most a few laps ahead of its slot's turn, far from
+// the 2^31 laps at which 32-bit turns would alias, so comparing them for equality is safe.
 //
 // NOT LINEARIZABLE against the strict bounded FIFO (queues.py registers it apart from the queues
 // that claim it; `gq queues check --queue broker` shows a refuting history). The order in which
@@ -29,14 +29,18 @@
 // The paper's fetch-add reservations add a second cause: a reservation about to be undone moves
 // Count outside [0, N] for a moment, so a FULL (EMPTY) answer can also come while the queue holds
 // fewer than N (more than 0) elements. A compare-and-swap reservation would remove only this one.
+// Measured on the CPU runtime (64 threads, 512 operations a history): 54 of 200 histories at
+// capacities 1, 2, 3 and 1024 refuted, 32 still with their FULL answers removed, 19 still with
+// their EMPTY answers removed; 14 of 40 at capacity 1024, where nothing is ever FULL.
 //
 // What does hold: every execution's SUCCESSFUL operations alone are linearizable. Enqueue t at
-// E(t) = max(its Tail fetch-add, D(t - N)), dequeue h at D(h) = max(its Head fetch-add, E(h)):
-// both sequences increase with the ticket, each point lies inside its operation (an enqueue waits
-// for dequeue t - N before it writes, a dequeue for enqueue h before it reads), the queue never
-// holds more than N elements at an E(t), and the element at the front at D(h) is ticket h's.
+// E(t) = max(its Tail fetch-add, D(t - N)) (just the fetch-add for t < N), dequeue h at
+// D(h) = max(its Head fetch-add, E(h)), a dequeue first where two points coincide: both sequences
+// increase with the ticket, each point lies inside its operation (an enqueue waits for dequeue
+// t - N before it writes, a dequeue for enqueue h before it reads), the queue never holds more
+// than N elements at an E(t), and the element at the front at D(h) is ticket h's.
 // FIFO order per producer follows. Both are checked: the history check on histories with their
-// FULL and EMPTY answers removed, and the FIFO token run.
+// FULL and EMPTY answers removed (none of the 240 above refuted), and the FIFO token run.
 //
 // Every wait is bounded (arch.cuh Spin): a reservation loop that keeps undoing, or a slot whose
 // partner never arrives, raises the error flag and gives up instead of hanging.
