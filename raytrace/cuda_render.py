@@ -29,16 +29,47 @@ def _grid(threads: int) -> tuple[int]:
     return ((threads + BLOCK - 1) // BLOCK,)
 
 
+def _scene_args(a: SceneArrays, opts: RenderOptions) -> tuple:
+    """RT_SCENE_ARGS (rt/render_args.h) on the device."""
+    import cupy
+
+    d = {name: cupy.asarray(getattr(a, name))
+         for name in ("prims", "materials", "lights", "world", "camera", "nodes", "bvh_index", "unbounded",
+                      "mesh_nodes", "tris")}
+    return (d["prims"], u32(len(a.prims)), d["materials"], d["lights"], u32(a.nlights), d["world"], d["camera"],
+            d["nodes"], d["bvh_index"], u32(a.nnodes), d["unbounded"], u32(a.nunbounded),
+            d["mesh_nodes"], u32(a.nmesh_nodes), d["tris"], u32(a.ntris), u32(opts.width), u32(opts.height),
+            u32(opts.spp), u32(a.max_depth))
+
+
+def time_first_hits(a: SceneArrays, opts: RenderOptions, kind: QueueKind, repeats: int = 5) -> list[float]:
+    """Seconds of each of `repeats` launches of rt_aov (one closest hit per pixel centre, row
+    order, no path state; after one warm-up launch), CUDA events: the traversal's speed alone."""
+    import cupy
+
+    mod = cuda_module(kind.kind_id)
+    args = _scene_args(a, opts)
+    pixels = opts.width * opts.height
+    out = (cupy.empty(pixels, cupy.float32), cupy.empty((pixels, 3), cupy.float32), cupy.empty(pixels, cupy.int32),
+           cupy.empty(pixels, cupy.int32))
+    aov = mod.get_function("rt_aov")
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    seconds = []
+    for k in range(repeats + 1):
+        start.record()
+        aov(_grid(pixels), (BLOCK,), (*args, *out))
+        end.record()
+        end.synchronize()
+        if k:
+            seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
+    return seconds
+
+
 def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None) -> RenderResult:
     import cupy
 
     mod = cuda_module(kind.kind_id)
-    d = {name: cupy.asarray(getattr(a, name))
-         for name in ("prims", "materials", "lights", "world", "camera", "nodes", "bvh_index", "unbounded",
-                      "mesh_nodes", "tris")}
-    args = (d["prims"], u32(len(a.prims)), d["materials"], d["lights"], u32(a.nlights), d["world"], d["camera"],
-            d["nodes"], d["bvh_index"], u32(a.nnodes), d["unbounded"], u32(a.nunbounded),
-            d["mesh_nodes"], u32(a.nmesh_nodes), d["tris"], u32(a.ntris), u32(opts.width), u32(opts.height), u32(opts.spp), u32(a.max_depth))
+    args = _scene_args(a, opts)
     pixels = opts.width * opts.height
     pool = cupy.zeros((pixels, 16), cupy.float32)
     done = cupy.zeros(1, cupy.uint64)

@@ -1,0 +1,131 @@
+"""A/B of the mesh traversal's compile-time variants on one GPU, in one device call (about 90 s):
+
+    python3 tools/gpu_mesh_ab.py OUT_DIR
+
+Primary rays on scenes/terrain1m.toml (1,002,528 triangles) at 1920x1080, 4 spp, as
+`tools/gpu_mesh_bench.py` measures them (`gq bench render --rays primary`), for each variant of
+kernels/render.cu and rt/mesh_bvh.h (VARIANTS below): the compaction baseline over the SAH tree
+and over the LBVH tree, the queue renderer (glfq) over the SAH tree, median of 5 renders after one
+warm-up (CUDA events), and the traversal alone: rt_aov, one closest hit per pixel centre, no path
+state (median of 5 launches).
+
+Every image must equal the first one rendered bit for bit: the variants change the speed, never a
+pixel, and the two trees and the two renderers find the same hits; the table says so per row.
+Writes OUT_DIR/mesh-ab.json (card, commit, command, every figure) after each variant; a variant
+that would start after TIME_BUDGET_S is skipped and named in the record.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from queues_cuda.files import write_json_atomically  # noqa: E402
+from queues_cuda.provenance import provenance  # noqa: E402
+from queues_cuda.queues import QUEUES  # noqa: E402
+from raytrace.build import kernel_variant  # noqa: E402
+from raytrace.cuda_render import time_first_hits  # noqa: E402
+from raytrace.render import RenderOptions, SceneArrays, render  # noqa: E402
+from raytrace.scene import load_scene  # noqa: E402
+
+SCENE = ROOT / "scenes" / "terrain1m.toml"
+WIDTH, HEIGHT, SPP = 1920, 1080, 4
+REPEATS, WARMUP = 5, 1
+TIME_BUDGET_S = 130.0
+BACKEND = "cuda"
+
+# (name, defines). The first is run 11's code: the launch bound of 2 blocks per SM is what the
+# compiler chose unbounded (112 registers), row order, subtract-then-multiply slabs. Each next
+# row adds one change; the last two take one back out of the default, to price it alone.
+VARIANTS = [
+    ("run11", ("RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0")),
+    ("+fma", ("RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1")),
+    ("+fma+8x4", ("RT_MIN_BLOCKS=2",)),
+    ("+fma+8x4+3/SM", ("RT_MIN_BLOCKS=3",)),
+    ("default", ()),  # fmaf slabs, 8x4 blocks, 4 blocks per SM
+    ("default-8x4", ("RT_ROW_ORDER=1",)),
+    ("default-fma", ("RT_SLAB_FMA=0",)),
+]
+CONFIGS = [("compaction", "sah"), ("compaction", "lbvh"), ("queue", "sah")]
+
+
+def main(out_dir: Path) -> None:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / "mesh-ab.json"
+    started = time.perf_counter()
+    record = provenance(command=sys.argv, kind="mesh-ab", scene=str(SCENE.relative_to(ROOT)), width=WIDTH,
+                        height=HEIGHT, spp=SPP, repeats=REPEATS, warmup=WARMUP, rays="primary",
+                        timing="CUDA events; median of the repeats after the warm-up", variants=[], skipped=[])
+
+    def save() -> None:
+        record["elapsed_s"] = round(time.perf_counter() - started, 1)
+        write_json_atomically(out, record)
+
+    scene = load_scene(SCENE).with_image(width=WIDTH, height=HEIGHT, spp=SPP)
+    scene = dataclasses.replace(scene, max_depth=0, lights=np.zeros((0, 6), np.float32))
+    glfq = QUEUES["glfq"]
+    reference: list[np.ndarray] = []  # the first image rendered: every other must equal it
+    for name, defines in VARIANTS:
+        if time.perf_counter() - started > TIME_BUDGET_S:
+            record["skipped"].append(name)
+            print(f"{name}: skipped (past {TIME_BUDGET_S:.0f} s)", flush=True)
+            continue
+        row = {"name": name, "defines": list(defines), "configs": []}
+        t_variant = time.perf_counter()
+        with kernel_variant(defines):
+            for renderer, build in CONFIGS:
+                opts = RenderOptions(width=WIDTH, height=HEIGHT, spp=SPP, renderer=renderer, backend=BACKEND,
+                                     mesh_build=build)
+                results = [render(scene, opts) for _ in range(WARMUP + REPEATS)][WARMUP:]
+                image = results[-1].image
+                if not reference:
+                    reference.append(image)
+                first = reference[0]
+                mrays = [r.mrays_per_s for r in results]
+                c = {"renderer": renderer, "mesh_build": build, "threads": results[-1].threads,
+                     "mrays_per_s": {"median": statistics.median(mrays), "min": min(mrays), "max": max(mrays)},
+                     "seconds_each": [round(r.seconds, 6) for r in results],
+                     "rays": results[-1].total_rays,
+                     "identical_to_first_image": bool(np.array_equal(image.view(np.uint32),
+                                                                       first.view(np.uint32)))}
+                row["configs"].append(c)
+            opts = RenderOptions(width=WIDTH, height=HEIGHT, spp=1, renderer="compaction", backend=BACKEND)
+            arrays = SceneArrays.of(scene, WIDTH, HEIGHT, mesh_build="sah", backend=BACKEND)
+            aov_s = time_first_hits(arrays, opts, glfq, REPEATS)
+            row["first_hits_sah"] = {"mrays_per_s": WIDTH * HEIGHT / statistics.median(aov_s) / 1e6,
+                                     "seconds_each": [round(s, 6) for s in aov_s]}
+        row["seconds"] = round(time.perf_counter() - t_variant, 1)
+        record["variants"].append(row)
+        save()
+        print(f"{name}: done in {row['seconds']} s", flush=True)
+
+    base = {(c["renderer"], c["mesh_build"]): c["mrays_per_s"]["median"] for c in record["variants"][0]["configs"]}
+    base_aov = record["variants"][0]["first_hits_sah"]["mrays_per_s"]
+    heads = [f"{r} {b}" for r, b in CONFIGS] + ["first hits sah"]
+    print(f"\n{'variant':16s} " + " ".join(f"{h:>22s}" for h in heads) + "  same images")
+    for row in record["variants"]:
+        cells = [f"{c['mrays_per_s']['median']:8.0f} ({c['mrays_per_s']['median'] / base[(c['renderer'], c['mesh_build'])]:4.2f}x)"
+                 for c in row["configs"]]
+        aov = row["first_hits_sah"]["mrays_per_s"]
+        cells.append(f"{aov:8.0f} ({aov / base_aov:4.2f}x)")
+        same = all(c["identical_to_first_image"] for c in row["configs"])
+        print(f"{row['name']:16s} " + " ".join(f"{x:>22s}" for x in cells) + f"  {same}")
+    print("MRays/s, median of 5 (x: against run11's code in this run); queue = glfq; first hits = rt_aov, 1 spp")
+    same_all = all(c["identical_to_first_image"] for row in record["variants"] for c in row["configs"])
+    record["all_images_identical"] = same_all
+    save()
+    print(f"every image identical across variants and renderers: {same_all}; wrote {out} ({record['elapsed_s']} s)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python3 tools/gpu_mesh_ab.py OUT_DIR")
+    main(Path(sys.argv[1]))
