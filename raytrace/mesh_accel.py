@@ -148,10 +148,17 @@ def build_sah(tris: np.ndarray) -> MeshAccel:
 
 
 def scene_bounds(tris: np.ndarray, xp=np) -> np.ndarray:
-    """lo(3), 1 / extent(3) of all vertices (0 where flat): the frame of the Morton grid."""
+    """lo(3), 1 / extent(3) of all vertices: the frame of the Morton grid (rt/lbvh.h).
+
+    One scale for all three axes, the largest extent: the grid's cells are cubes. A grid stretched
+    to each axis's own extent gives a flat axis as many key bits as a wide one, and the radix tree
+    then splits along it as often: on terrain1m (14 x 2 x 14) every third split cut the terrain
+    into height bands whose boxes overlap across the whole map, and a primary ray fetched 30.9
+    nodes on average against 20.4 in the SAH tree (tools/mesh_trace_counts.py).
+    """
     v = tris[:, :9].reshape(-1, 3)
     lo, hi = v.min(axis=0), v.max(axis=0)
-    extent = hi - lo
+    extent = (hi - lo).max() * xp.ones(3, lo.dtype)  # on the device when xp is CuPy: no host sync
     inv = xp.where(extent > 0, 1.0 / xp.where(extent > 0, extent, 1), 0)
     return xp.concatenate([lo, inv]).astype(xp.float32)
 
