@@ -75,7 +75,7 @@ def _counts_library(defines: tuple[str, ...] = ()) -> ctypes.CDLL:
                                                  "librt_trace_counts", include_dirs=INCLUDE_DIRS)))
     u32, p = ctypes.c_uint32, ctypes.c_void_p
     lib.rt_trace_counts.restype = None
-    lib.rt_trace_counts.argtypes = [p, u32, p, u32, p, u32, u32, u32, u32, u32, p, p, p, p, p]
+    lib.rt_trace_counts.argtypes = [p, u32, p, u32, p, u32, u32, u32, u32, u32, p, p, p, p, p, p, p]
     lib.rt_pixel_order.restype = None
     lib.rt_pixel_order.argtypes = [u32, u32, p]
     return lib
@@ -90,6 +90,7 @@ class TraceCounts:
     max_stack: np.ndarray  # uint32 [H, W]: deepest traversal stack
     t: np.ndarray          # float32 [H, W]: hit distance, 3e38 on a miss
     tri: np.ndarray        # int32 [H, W]: triangle row hit in the accel's leaf order, -1 on a miss
+    even_nodes: np.ndarray  # uint32 [H, W]: fetches of even-level rows (about a 4-wide tree's fetches)
 
 
 def trace_counts(accel: MeshAccel | None, tris: np.ndarray, camera_basis: np.ndarray, width: int, height: int,
@@ -103,10 +104,13 @@ def trace_counts(accel: MeshAccel | None, tris: np.ndarray, camera_basis: np.nda
     rows = _check(accel.tris if accel is not None else tris)
     camera = np.ascontiguousarray(camera_basis, dtype=np.float32)
     nodes = np.ascontiguousarray(nodes, dtype=np.float32)
-    out = [np.empty((height, width), dt) for dt in (np.uint32, np.uint32, np.uint32, np.float32, np.int32)]
-    _counts_library(tuple(defines)).rt_trace_counts(nodes.ctypes.data, nnodes, rows.ctypes.data, len(rows), camera.ctypes.data,
-                                      width, height, sample, spp, threads or os.cpu_count() or 1,
-                                      *(a.ctypes.data for a in out))
+    levels = node_levels(nodes) if nnodes else None
+    out = [np.empty((height, width), dt) for dt in (np.uint32, np.uint32, np.uint32, np.float32, np.int32, np.uint32)]
+    _counts_library(tuple(defines)).rt_trace_counts(nodes.ctypes.data, nnodes, rows.ctypes.data, len(rows),
+                                                    camera.ctypes.data, width, height, sample, spp,
+                                                    threads or os.cpu_count() or 1,
+                                                    None if levels is None else levels.ctypes.data,
+                                                    *(a.ctypes.data for a in out))
     return TraceCounts(*out)
 
 
@@ -134,6 +138,19 @@ def tree_depth(nodes: np.ndarray) -> int:
         if len(level) == 0:
             return depth
         depth += 1
+
+
+def node_levels(nodes: np.ndarray) -> np.ndarray:
+    """Each node row's level (root 0), uint8, walking the refs one level at a time."""
+    refs = nodes.view(np.uint32)[:, 12:14]
+    levels = np.zeros(len(nodes), np.uint8)
+    depth, level = 0, np.zeros(1, np.int64)
+    while len(level):
+        levels[level] = depth
+        children = refs[level].ravel()
+        level = children[(children & LEAF_BIT) == 0].astype(np.int64)
+        depth += 1
+    return levels
 
 
 def build_sah(tris: np.ndarray) -> MeshAccel:

@@ -5,7 +5,8 @@
 On scenes/terrain1m.toml at 1920x1080, sample 0 of every pixel (the rays `gq bench render --rays
 primary` traces), through the SAH tree and the LBVH tree: node rows fetched and triangles tested
 per ray (host/trace_counts.cpp runs rt/mesh_bvh.h's traversal with a counter), the bytes they
-read, and per warp of 32 rays the largest count among its lanes, in row order and in the 8x4
+read, the fetches of even-level nodes (about what a 4-wide tree collapsed from it would fetch),
+and per warp of 32 rays the largest count among its lanes, in row order and in the 8x4
 blocks of rt/pixel_order.h: a warp runs until its slowest lane is done, so mean / warp-max is the
 share of lanes that do useful work (SIMT efficiency).
 """
@@ -55,6 +56,9 @@ def main(out: Path | None) -> None:
                "tris_per_ray": {"mean": tested.mean(), "p50": float(np.median(tested)),
                                 "p95": float(np.percentile(tested, 95)), "max": float(tested.max())},
                "deepest_stack": int(c.max_stack.max()),
+               # A 4-wide tree collapsed from this one (each node adopting its grandchildren) would
+               # fetch about the even-level rows: half the iterations, each twice the bytes.
+               "even_level_nodes_per_ray": float(c.even_nodes.mean()),
                "bytes_per_ray": float(NODE_BYTES * nodes.mean() + TRI_BYTES * tested.mean()),
                "warps": {name: {"nodes": warp_stats(c.nodes, o), "tris": warp_stats(c.tris, o)}
                          for name, o in orders.items()},
@@ -63,7 +67,8 @@ def main(out: Path | None) -> None:
         print(f"{build:4s}: {row['nodes']:,} nodes, depth {row['depth']}, misses {row['miss_share']:.1%}; per ray "
               f"{row['nodes_per_ray']['mean']:.2f} nodes (p95 {row['nodes_per_ray']['p95']:.0f}), "
               f"{row['tris_per_ray']['mean']:.2f} triangles (p95 {row['tris_per_ray']['p95']:.0f}), "
-              f"{row['bytes_per_ray']:.0f} B, stack <= {row['deepest_stack']}", flush=True)
+              f"{row['bytes_per_ray']:.0f} B, stack <= {row['deepest_stack']}; even-level nodes "
+              f"{row['even_level_nodes_per_ray']:.2f}", flush=True)
         for name, w in row["warps"].items():
             print(f"      {name:3s} warps: slowest lane {w['nodes']['warp_max_mean']:.2f} nodes, "
                   f"{w['tris']['warp_max_mean']:.2f} triangles; SIMT efficiency "

@@ -67,6 +67,9 @@ def test_counted_traversal_finds_the_reference_hits(scene, build, slab_fma):
     assert np.all(got.nodes >= 1)
     assert got.tris.mean() < 0.05 * len(tris)
     assert got.max_stack.max() <= accel.depth + 1
+    # The root is level 0: every ray fetches it; never more even-level fetches than fetches.
+    assert np.all(got.even_nodes >= 1) and np.all(got.even_nodes <= got.nodes)
+    assert 0.3 < got.even_nodes.sum() / got.nodes.sum() < 0.7
 
 
 TERRAIN = """

@@ -128,13 +128,20 @@ GQ_HD GQ_INLINE void load_words(const float* p, float* w, int count4) {
 // What one traversal did, for the host's counting tool (host/trace_counts.cpp). The renderers
 // pass NoTraceCount, whose empty members compile to nothing, so counting costs the kernels nothing.
 struct NoTraceCount {
-  GQ_HD GQ_INLINE void node() {}
+  GQ_HD GQ_INLINE void node(uint32_t) {}
   GQ_HD GQ_INLINE void tri() {}
   GQ_HD GQ_INLINE void stack(int) {}
 };
 struct TraceCount {
+  // Optional: each node row's level (root 0). The fetches of even-level rows are what a 4-wide
+  // tree collapsed from this one (each node adopting its grandchildren) would fetch, about.
+  const uint8_t* level = nullptr;
   uint32_t nodes = 0, tris = 0, max_stack = 0;  // node rows fetched, triangles tested, deepest stack
-  GQ_HD GQ_INLINE void node() { ++nodes; }
+  uint32_t even_nodes = 0;
+  GQ_HD GQ_INLINE void node(uint32_t row) {
+    ++nodes;
+    if (level && level[row] % 2 == 0) ++even_nodes;
+  }
   GQ_HD GQ_INLINE void tri() { ++tris; }
   GQ_HD GQ_INLINE void stack(int sp) { max_stack = (uint32_t)sp > max_stack ? (uint32_t)sp : max_stack; }
 };
@@ -175,7 +182,7 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
   uint32_t node = 0;
   for (;;) {
     float n[kMeshNodeFloats];
-    count.node();
+    count.node(node);
     load_words(m.nodes + (uint64_t)node * kMeshNodeFloats, n, kMeshNodeFloats / 4);
     float ta = enter_child(n, sr, h.t), tb = enter_child(n + 6, sr, h.t);
     const uint32_t ra = word_of(n[12]), rb = word_of(n[13]);
