@@ -128,11 +128,9 @@ struct Broker {
     return true;
   }
 
-  // For pollers: Count shows no element (a relaxed read, a hint only).
-  GQ_HD bool looks_empty() const { return (int64_t)load<mo::relaxed>(count()) <= 0; }
-
   // false: FULL / EMPTY (or, with the error flag raised, gave up). There is no blocking form:
-  // the paper's queue answers FULL and EMPTY.
+  // the paper's queue answers FULL and EMPTY. An EMPTY answer on an empty queue is one load of
+  // Count and writes nothing, so pollers of many queues just call try_dequeue.
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
     const StatRow stat{stats, tid};
     if (!reserve(+1, err, stat) || !put_data(v, err)) return false;
