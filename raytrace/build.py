@@ -59,6 +59,11 @@ def kernel_variant(defines: tuple[str, ...]):
         _variant = saved
 
 
+def mesh_arity() -> int:
+    """The triangle tree the current variant's traversal reads (rt/mesh_bvh.h RT_MESH_ARITY)."""
+    return 2 if "RT_MESH_ARITY=2" in _variant else 4
+
+
 def cuda_module(kind_id: int):
     return qbuild.cuda_module(kind_id, _variant, KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
 

@@ -7,9 +7,11 @@
 * ``lbvh`` — Karras's linear BVH (include/rt/lbvh.h; Karras 2012): the same per-item code on the
   host (host/lbvh_cpu.cpp, numpy's sort) and on the GPU (kernels/lbvh.cu, CuPy's radix sort).
 
-Every build returns the nodes and the triangles in leaf order; the traversal in rt/mesh_bvh.h
-reads both and reports the same closest hit whichever build made them (ties go to the lower
-scene row, which each triangle row carries).
+Both write a binary tree, which `collapse` turns into the 4-wide tree the renderers trace
+(include/rt/bvh_collapse.h; on the GPU for the GPU's LBVH build). Every build returns the nodes
+and the triangles in leaf order; the traversal in rt/mesh_bvh.h reads both and reports the same
+closest hit whichever build made them (ties go to the lower scene row, which each triangle row
+carries). Arity 2 hands over the binary tree itself, for the traversal's A/B (RT_MESH_ARITY=2).
 """
 
 from __future__ import annotations
@@ -24,14 +26,16 @@ import numpy as np
 
 from queues_cuda import build as qbuild
 
+from . import build as rt_build
 from .build import INCLUDE_DIRS, PACKAGE_DIR
 
 BUILDERS = ("sah", "lbvh")
-NODE_FLOATS = 16
+NODE_FLOATS = 16       # binary node (rt/mesh_bvh.h)
+WIDE_NODE_FLOATS = 32  # 4-wide node
 TRI_FLOATS = 12
 LEAF_MAX = 4       # the SAH build's largest leaf (rt/mesh_bvh.h allows 15)
 MAX_TRIANGLES = 1 << 27  # leaf refs hold 27 bits of triangle row
-STACK = 64         # rt/mesh_bvh.h kMeshStack
+STACK = 64         # binary depth limit: rt/mesh_bvh.h kMeshStack covers both arities up to it
 LEAF_BIT = 0x80000000
 LBVH_KERNEL = PACKAGE_DIR / "kernels" / "lbvh.cu"
 CXX_FLAGS = qbuild.LIBRARY_FLAGS + ("-pthread", "-ffp-contract=off")
@@ -40,10 +44,11 @@ NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
 
 @dataclass(frozen=True)
 class MeshAccel:
-    nodes: np.ndarray  # float32 [N, 16]
+    nodes: np.ndarray  # float32 [N, 32] 4-wide nodes, or [N, 16] binary ones (arity 2)
     tris: np.ndarray   # float32 [T, 12], leaf order
-    depth: int         # deepest inner node level (root 0)
+    depth: int         # deepest inner level of the binary tree (root 0)
     builder: str
+    arity: int = 4
 
 
 @cache
@@ -65,6 +70,8 @@ def _lbvh_library() -> ctypes.CDLL:
     lib.rt_lbvh_keys.argtypes = [p, u32, p, p]
     lib.rt_lbvh_build.restype = None
     lib.rt_lbvh_build.argtypes = [p, p, u32, u32, p, p, p, p, p]
+    lib.rt_collapse4.restype = None
+    lib.rt_collapse4.argtypes = [p, u32, p, p, u32, p]
     return lib
 
 
@@ -90,7 +97,7 @@ class TraceCounts:
     max_stack: np.ndarray  # uint32 [H, W]: deepest traversal stack
     t: np.ndarray          # float32 [H, W]: hit distance, 3e38 on a miss
     tri: np.ndarray        # int32 [H, W]: triangle row hit in the accel's leaf order, -1 on a miss
-    even_nodes: np.ndarray  # uint32 [H, W]: fetches of even-level rows (about a 4-wide tree's fetches)
+    even_nodes: np.ndarray  # uint32 [H, W]: of a binary tree, fetches of even-level rows (0 for a wide one)
 
 
 def trace_counts(accel: MeshAccel | None, tris: np.ndarray, camera_basis: np.ndarray, width: int, height: int,
@@ -99,12 +106,14 @@ def trace_counts(accel: MeshAccel | None, tris: np.ndarray, camera_basis: np.nda
     """Trace sample `sample` of `spp` of every pixel's primary ray (the renderers' ray) through
     `accel` (None: every triangle in turn, the reference), on the host, counting the work.
     `defines` ("NAME=VALUE") build the traversal's compile-time variants (rt/mesh_bvh.h)."""
-    nodes = accel.nodes if accel is not None else np.zeros((1, NODE_FLOATS), np.float32)
+    nodes = accel.nodes if accel is not None else np.zeros((1, WIDE_NODE_FLOATS), np.float32)
     nnodes = len(accel.nodes) if accel is not None else 0
+    arity = accel.arity if accel is not None else 4
+    defines = (f"RT_MESH_ARITY={arity}",) + tuple(d for d in defines if not d.startswith("RT_MESH_ARITY="))
     rows = _check(accel.tris if accel is not None else tris)
     camera = np.ascontiguousarray(camera_basis, dtype=np.float32)
     nodes = np.ascontiguousarray(nodes, dtype=np.float32)
-    levels = node_levels(nodes) if nnodes else None
+    levels = node_levels(nodes) if nnodes and arity == 2 else None
     out = [np.empty((height, width), dt) for dt in (np.uint32, np.uint32, np.uint32, np.float32, np.int32, np.uint32)]
     _counts_library(tuple(defines)).rt_trace_counts(nodes.ctypes.data, nnodes, rows.ctypes.data, len(rows),
                                                     camera.ctypes.data, width, height, sample, spp,
@@ -153,7 +162,28 @@ def node_levels(nodes: np.ndarray) -> np.ndarray:
     return levels
 
 
-def build_sah(tris: np.ndarray) -> MeshAccel:
+def even_rows(levels, xp=np):
+    """Each binary row's wide row (rt/bvh_collapse.h): the exclusive prefix sum of the even
+    levels; and the wide row count (a device scalar under CuPy: no host sync)."""
+    even = (levels % 2 == 0).astype(xp.uint32)
+    inclusive = xp.cumsum(even, dtype=xp.uint32)
+    return (inclusive - even).astype(xp.uint32), inclusive[-1]
+
+
+def collapse(accel: MeshAccel, threads: int | None = None) -> MeshAccel:
+    """The 4-wide tree of a binary one, on the host (the same per-node code as the GPU's)."""
+    if accel.arity == 4:
+        return accel
+    binary = np.ascontiguousarray(accel.nodes, dtype=np.float32)
+    levels = node_levels(binary)
+    wide, count = even_rows(levels)
+    out = np.zeros((int(count), WIDE_NODE_FLOATS), np.float32)
+    _lbvh_library().rt_collapse4(binary.ctypes.data, len(binary), levels.ctypes.data, wide.ctypes.data,
+                                 threads or os.cpu_count() or 1, out.ctypes.data)
+    return MeshAccel(out, accel.tris, accel.depth, accel.builder, 4)
+
+
+def build_sah(tris: np.ndarray, arity: int | None = None) -> MeshAccel:
     tris = _check(tris)
     n = len(tris)
     nodes = np.zeros((max(n, 1), NODE_FLOATS), np.float32)
@@ -161,7 +191,12 @@ def build_sah(tris: np.ndarray) -> MeshAccel:
     depth = np.zeros(1, np.uint32)
     count = _sah_library().rt_sah_build(tris.ctypes.data, n, LEAF_MAX, nodes.ctypes.data, perm.ctypes.data,
                                         depth.ctypes.data)
-    return MeshAccel(nodes[:count].copy(), tris[perm], int(depth[0]), "sah")
+    accel = MeshAccel(nodes[:count].copy(), tris[perm], int(depth[0]), "sah", 2)
+    return accel if _arity(arity) == 2 else collapse(accel)
+
+
+def _arity(arity: int | None) -> int:
+    return rt_build.mesh_arity() if arity is None else arity
 
 
 def scene_bounds(tris: np.ndarray, xp=np) -> np.ndarray:
@@ -190,14 +225,15 @@ def _single(tris: np.ndarray, builder: str) -> MeshAccel:
     nodes[0, 3:6] += pad
     nodes.view(np.uint32)[0, 12] = LEAF_BIT | (1 << 27)
     nodes.view(np.uint32)[0, 13] = LEAF_BIT
-    return MeshAccel(nodes, tris.copy(), 0, builder)
+    return MeshAccel(nodes, tris.copy(), 0, builder, 2)
 
 
-def build_lbvh_cpu(tris: np.ndarray, threads: int | None = None) -> MeshAccel:
+def build_lbvh_cpu(tris: np.ndarray, threads: int | None = None, arity: int | None = None) -> MeshAccel:
     tris = _check(tris)
     n = len(tris)
     if n == 1:
-        return _single(tris, "lbvh")
+        single = _single(tris, "lbvh")
+        return single if _arity(arity) == 2 else collapse(single, threads)
     lib = _lbvh_library()
     scene = scene_bounds(tris)
     keys = np.empty(n, np.uint64)
@@ -210,7 +246,8 @@ def build_lbvh_cpu(tris: np.ndarray, threads: int | None = None) -> MeshAccel:
     arrived = np.zeros(n - 1, np.uint32)
     lib.rt_lbvh_build(tris.ctypes.data, keys.ctypes.data, n, threads or os.cpu_count() or 1, out.ctypes.data,
                       nodes.ctypes.data, parent.ctypes.data, leaf_parent.ctypes.data, arrived.ctypes.data)
-    return MeshAccel(nodes, out, tree_depth(nodes), "lbvh")
+    accel = MeshAccel(nodes, out, tree_depth(nodes), "lbvh", 2)
+    return accel if _arity(arity) == 2 else collapse(accel, threads)
 
 
 @cache
@@ -227,14 +264,16 @@ def compile_lbvh_sm90(arch: str = "sm_90") -> tuple[str, int]:
 
 class GpuLbvh:
     """The LBVH build on the GPU over device-resident triangles; buffers are allocated once so
-    that `build` (what the benchmark times) is the build alone: keys, sort, gather, nodes, refit."""
+    that `build` (what the benchmark times) is the build alone: keys, sort, gather, nodes, refit,
+    and (arity 4) levels, their prefix sum and the collapse into the 4-wide tree."""
 
     BLOCK = 256
 
-    def __init__(self, tris_device):
+    def __init__(self, tris_device, arity: int | None = None):
         import cupy
 
         self.cp = cupy
+        self.arity = _arity(arity)
         self.tris = tris_device
         self.n = n = int(tris_device.shape[0])
         if n < 2:
@@ -248,6 +287,10 @@ class GpuLbvh:
         self.parent = cupy.zeros(n - 1, cupy.uint32)
         self.leaf_parent = cupy.zeros(n, cupy.uint32)
         self.arrived = cupy.zeros(n - 1, cupy.uint32)
+        self.k_levels, self.k_collapse = mod.get_function("rt_lbvh_levels"), mod.get_function("rt_collapse4")
+        self.levels = cupy.zeros(n - 1, cupy.uint8)
+        self.wide = cupy.zeros((n - 1, WIDE_NODE_FLOATS), cupy.float32)  # at most one per binary row
+        self.wide_count = None
 
     def _grid(self, items: int) -> tuple[int]:
         return (max(1, min((items + self.BLOCK - 1) // self.BLOCK, 65535 * 4)),)
@@ -262,10 +305,17 @@ class GpuLbvh:
         self.arrived.fill(0)
         self.k_refit(self._grid(n), (self.BLOCK,), (self.out, u32(n), self.nodes, self.parent, self.leaf_parent,
                                                     self.arrived))
+        if self.arity == 4:
+            self.k_levels(self._grid(n - 1), (self.BLOCK,), (self.parent, u32(n - 1), self.levels))
+            rows, self.wide_count = even_rows(self.levels, cp)
+            self.k_collapse(self._grid(n - 1), (self.BLOCK,), (self.nodes, u32(n - 1), self.levels, rows, self.wide))
 
     def result(self) -> MeshAccel:
-        nodes = self.nodes.get()
-        return MeshAccel(nodes, self.out.get(), tree_depth(nodes), "lbvh")
+        binary = self.nodes.get()
+        depth = tree_depth(binary)
+        if self.arity == 2:
+            return MeshAccel(binary, self.out.get(), depth, "lbvh", 2)
+        return MeshAccel(self.wide[:int(self.wide_count)].get(), self.out.get(), depth, "lbvh", 4)
 
 
 def build_lbvh_gpu(tris: np.ndarray) -> MeshAccel:
@@ -273,7 +323,7 @@ def build_lbvh_gpu(tris: np.ndarray) -> MeshAccel:
 
     tris = _check(tris)
     if len(tris) == 1:
-        return _single(tris, "lbvh")
+        return build_lbvh_cpu(tris)
     b = GpuLbvh(cupy.asarray(tris))
     b.build()
     return b.result()
@@ -296,8 +346,8 @@ _CACHE: dict = {}
 
 def cached_build(tris: np.ndarray, builder: str = "sah", backend: str = "cpu") -> MeshAccel:
     """`build`, remembered while the triangle array lives (a benchmark renders one scene many
-    times; the hierarchy depends on the triangles alone)."""
-    key = (id(tris), builder, backend)
+    times; the hierarchy depends on the triangles alone, and the arity on the kernel variant)."""
+    key = (id(tris), builder, backend, _arity(None))
     hit = _CACHE.get(key)
     if hit is not None and hit[0]() is tris:
         return hit[1]

@@ -136,7 +136,7 @@ class SceneArrays:
         tree = build_bvh(scene.prims) if accel == "bvh" else Bvh(np.zeros((0, 8), np.float32),
                                                                  np.zeros(0, np.uint32), np.zeros(0, np.uint32), 0)
         tris = getattr(scene, "triangles", np.zeros((0, mesh_accel.TRI_FLOATS), np.float32))
-        mesh_nodes = np.zeros((0, mesh_accel.NODE_FLOATS), np.float32)
+        mesh_nodes = np.zeros((0, mesh_accel.WIDE_NODE_FLOATS), np.float32)
         if len(tris) and accel == "bvh":
             built = mesh_accel.cached_build(tris, mesh_build, backend)
             mesh_nodes, tris = built.nodes, built.tris
@@ -146,7 +146,7 @@ class SceneArrays:
                    camera=f32(scene.camera.basis(width, height)), max_depth=int(scene.max_depth),
                    nodes=some(tree.nodes, (1, 8)), nnodes=len(tree.nodes), bvh_index=some(tree.index, (1,)),
                    unbounded=some(tree.unbounded, (1,)), nunbounded=len(tree.unbounded),
-                   mesh_nodes=some(mesh_nodes, (1, mesh_accel.NODE_FLOATS)), nmesh_nodes=len(mesh_nodes),
+                   mesh_nodes=some(mesh_nodes, (1, mesh_accel.WIDE_NODE_FLOATS)), nmesh_nodes=len(mesh_nodes),
                    tris=some(f32(tris), (1, mesh_accel.TRI_FLOATS)), ntris=len(tris))
 
 

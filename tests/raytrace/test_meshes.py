@@ -77,27 +77,48 @@ def test_queue_render_equals_compaction_bit_for_bit_on_meshes(scene, queue):
     assert r.rays == base.rays
 
 
-def test_lbvh_tree_is_a_valid_hierarchy():
+def children(accel, k):
+    """(ref, lo, hi) of node k's children, binary or 4-wide (rt/mesh_bvh.h), empty slots left out."""
+    nodes, bits = accel.nodes, accel.nodes.view(np.uint32)
+    if accel.arity == 2:
+        slots = [(int(bits[k, 12 + c]), nodes[k, 6 * c:6 * c + 3], nodes[k, 6 * c + 3:6 * c + 6]) for c in range(2)]
+    else:
+        slots = [(int(bits[k, 24 + j]), nodes[k, [j, 4 + j, 8 + j]], nodes[k, [12 + j, 16 + j, 20 + j]])
+                 for j in range(4)]
+    return [(ref, lo, hi) for ref, lo, hi in slots if not (ref & mesh_accel.LEAF_BIT and (ref >> 27) & 15 == 0)]
+
+
+@pytest.mark.parametrize("arity", [2, 4])
+def test_each_tree_is_a_valid_hierarchy(arity):
     v, f = meshes.icosphere(3, 1.0)
     rows, _ = meshes.triangle_rows(v, f, np.eye(4), 0, 0)
-    for accel in (mesh_accel.build_lbvh_cpu(rows, threads=4), mesh_accel.build_sah(rows)):
-        nodes, bits = accel.nodes, accel.nodes.view(np.uint32)
+    for accel in (mesh_accel.build_lbvh_cpu(rows, threads=4, arity=arity), mesh_accel.build_sah(rows, arity=arity)):
+        assert accel.arity == arity
         seen = np.zeros(len(rows), int)
         stack = [0]
+        visited = 0
         while stack:
             k = stack.pop()
-            for c in range(2):
-                ref, lo, hi = int(bits[k, 12 + c]), nodes[k, 6 * c:6 * c + 3], nodes[k, 6 * c + 3:6 * c + 6]
+            visited += 1
+            slots = children(accel, k)
+            assert slots, f"{accel.builder}: node {k} has no child"
+            for ref, lo, hi in slots:
                 if ref & mesh_accel.LEAF_BIT:
                     first, count = ref & 0x07FFFFFF, (ref >> 27) & 15
                     seen[first:first + count] += 1
                     corners = accel.tris[first:first + count, :9].reshape(-1, 3)
                     assert (corners >= lo).all() and (corners <= hi).all()
                 else:
-                    assert (nodes[ref, [0, 1, 2]] >= lo).all() and (nodes[ref, [9, 10, 11]] <= hi).all()
+                    for _, clo, chi in children(accel, ref):
+                        assert (clo >= lo).all() and (chi <= hi).all()
                     stack.append(ref)
         assert (seen == 1).all(), accel.builder
+        assert visited == len(accel.nodes), f"{accel.builder}: unreachable nodes"
         assert sorted(accel.tris.view(np.uint32)[:, 9]) == list(range(len(rows)))
+        if arity == 4:  # each wide node stands for a binary node at an even level: about half of them
+            binary = len(mesh_accel.build_sah(rows, arity=2).nodes if accel.builder == "sah" else
+                         mesh_accel.build_lbvh_cpu(rows, arity=2).nodes)
+            assert 0.3 * binary < len(accel.nodes) < 0.7 * binary
 
 
 def test_every_file_format_loads_and_renders_like_the_generator(tmp_path):

@@ -1,15 +1,24 @@
-// rt/mesh_bvh.h — the two-wide triangle hierarchy and its traversal.
+// rt/mesh_bvh.h — the triangle hierarchy and its traversal.
 //
-// A compact binary BVH in which each node stores the boxes of its two children, so one node
-// fetch decides both children (the layout of Aila and Laine, "Understanding the Efficiency of Ray
-// Traversal on GPUs", HPG 2009). Two builders write it: the binned SAH build on the host
+// The builders write a compact binary BVH in which each node stores the boxes of its two
+// children, so one node fetch decides both children (the layout of Aila and Laine, "Understanding
+// the Efficiency of Ray Traversal on GPUs", HPG 2009): the binned SAH build on the host
 // (raytrace/host/sah_build.cpp) and the LBVH build (rt/lbvh.h, on the GPU or the host). Both
-// reorder the triangles into leaf order, so a leaf is a contiguous run of triangle rows.
+// reorder the triangles into leaf order, so a leaf is a contiguous run of triangle rows. The
+// renderers trace a 4-wide tree collapsed from it (rt/bvh_collapse.h): half the node fetches per
+// ray, the traversal's latency-bound steps (tools/mesh_trace_counts.py counts them).
 //
-// Node: 16 words (64 bytes), row 0 the root:
+// Binary node: 16 words (64 bytes), row 0 the root:
 //   child 0 lo(3) hi(3), child 1 lo(3) hi(3), ref 0, ref 1 (uint32 bits), 2 unused words.
+// Wide node: 32 words (128 bytes), row 0 the root, each field of the four children side by side
+// so that a 16-byte load brings one field of all four:
+//   lo.x[4], lo.y[4], lo.z[4], hi.x[4], hi.y[4], hi.z[4], ref[4] (uint32 bits), 4 unused words.
+//   An empty slot has an infinite box (every slab test misses it) and a leaf ref of 0 triangles.
 // ref: an inner child is its node row; a leaf has kMeshLeaf set, its first triangle row in bits
 // 0..26 and its triangle count (0..15; 0 = no child) in bits 27..30.
+//
+// RT_MESH_ARITY (default 4) says which tree the traversal reads; 2 traces the binary tree itself
+// (the A/B of tools/gpu_mesh_ab.py; raytrace/mesh_accel.py then hands over the binary tree).
 //
 // Closest hit: the least t, ties to the least scene row (rt/triangle.h), which is what a loop
 // over all triangles reports, whatever order the builder left the leaves in. A pending node is
@@ -19,10 +28,20 @@
 
 namespace rt {
 
+#ifndef RT_MESH_ARITY
+#define RT_MESH_ARITY 4
+#endif
+static_assert(RT_MESH_ARITY == 2 || RT_MESH_ARITY == 4, "the traversal reads binary or 4-wide trees");
+
 constexpr uint32_t kMeshLeaf = 0x80000000u;
-constexpr int kMeshNodeFloats = 16;
+constexpr int kMeshNodeFloats = 16;  // binary node
+constexpr int kWideNodeFloats = 32;  // 4-wide node
+constexpr int kWideArity = 4;
 constexpr int kMeshLeafMax = 15;
-constexpr int kMeshStack = 64;  // deeper than any tree the builders accept (raytrace/mesh_accel.py)
+// The builders accept binary trees of depth (deepest inner level) <= 63 (raytrace/mesh_accel.py).
+// A binary traversal holds at most one pending node per level; a 4-wide one at most three per
+// wide level, and a wide level is two binary ones: 3 * 32 = 96.
+constexpr int kMeshStack = RT_MESH_ARITY == 2 ? 64 : 96;
 
 GQ_HD GQ_INLINE uint32_t mesh_leaf_ref(uint32_t first, uint32_t count) { return kMeshLeaf | (count << 27) | first; }
 GQ_HD GQ_INLINE uint32_t leaf_first(uint32_t ref) { return ref & 0x07FFFFFFu; }
@@ -107,6 +126,27 @@ GQ_HD GQ_INLINE float enter_child(const float* b, const SlabRay& s, float tmax) 
   return tnear <= tfar ? tnear : kNoHitT;
 }
 
+// Entry distance into child k of a wide node (fields side by side: rt/mesh_bvh.h's header).
+GQ_HD GQ_INLINE float enter_wide(const float* n, int k, const SlabRay& s, float tmax) {
+  const float tx0 = slab(n[k], s.o.x, s.inv.x, s.oi.x), tx1 = slab(n[12 + k], s.o.x, s.inv.x, s.oi.x);
+  const float ty0 = slab(n[4 + k], s.o.y, s.inv.y, s.oi.y), ty1 = slab(n[16 + k], s.o.y, s.inv.y, s.oi.y);
+  const float tz0 = slab(n[8 + k], s.o.z, s.inv.z, s.oi.z), tz1 = slab(n[20 + k], s.o.z, s.inv.z, s.oi.z);
+  const float tnear = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), 0.0f));
+  const float tfar = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
+  return tnear <= tfar ? tnear : kNoHitT;
+}
+
+// (ta, ra) takes the nearer of the two pairs.
+GQ_HD GQ_INLINE void sort_pair(float& ta, uint32_t& ra, float& tb, uint32_t& rb) {
+  const bool swap = tb < ta;
+  const float t = swap ? tb : ta;
+  const uint32_t r = swap ? rb : ra;
+  tb = swap ? ta : tb;
+  rb = swap ? ra : rb;
+  ta = t;
+  ra = r;
+}
+
 // Copy `count4` 16-byte words from p (16-byte aligned: node rows are 64 bytes, triangle rows 48,
 // and the arrays start aligned) into w. On the GPU one vector load per word through the
 // read-only cache instead of four scalar loads; the values are the same on both builds.
@@ -180,6 +220,54 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
   float entry[kMeshStack];
   int sp = 0;
   uint32_t node = 0;
+#if RT_MESH_ARITY == 4
+  for (;;) {
+    float n[kWideNodeFloats];
+    count.node(node);
+    load_words(m.nodes + (uint64_t)node * kWideNodeFloats, n, 7);  // the last word group is unused
+    float t[kWideArity];
+    uint32_t c[kWideArity];
+    uint32_t leaves = 0;
+    for (int k = 0; k < kWideArity; ++k) {
+      t[k] = enter_wide(n, k, sr, h.t);
+      c[k] = word_of(n[24 + k]);
+      if (t[k] < kNoHitT && (c[k] & kMeshLeaf)) {
+        leaves |= 1u << k;
+        t[k] = kNoHitT;  // a leaf is tested now and never pushed
+      }
+    }
+    // One copy of the triangle loop for all four slots (a register array is indexed only by
+    // constants: the slot is picked by compares).
+    while (leaves) {
+      const uint32_t ref = (leaves & 1u) ? c[0] : (leaves & 2u) ? c[1] : (leaves & 4u) ? c[2] : c[3];
+      leaves &= leaves - 1u;
+      if (mesh_leaf<kAny>(m, r, ref, tmin, h, count)) return h;
+    }
+    // The inner children hit, nearest first: a sorting network on (t, ref), then the farther
+    // ones wait on the stack, farthest deepest.
+    sort_pair(t[0], c[0], t[1], c[1]);
+    sort_pair(t[2], c[2], t[3], c[3]);
+    sort_pair(t[0], c[0], t[2], c[2]);
+    sort_pair(t[1], c[1], t[3], c[3]);
+    sort_pair(t[1], c[1], t[2], c[2]);
+    if (t[0] < kNoHitT) {
+      for (int k = kWideArity - 1; k >= 1; --k)
+        if (t[k] < kNoHitT && t[k] <= h.t) {
+          stack[sp] = c[k];
+          entry[sp++] = t[k];
+        }
+      count.stack(sp);
+      node = c[0];
+      continue;
+    }
+    for (;;) {
+      if (sp == 0) return h;
+      --sp;
+      if (entry[sp] <= h.t) break;
+    }
+    node = stack[sp];
+  }
+#else
   for (;;) {
     float n[kMeshNodeFloats];
     count.node(node);
@@ -213,6 +301,7 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
     }
     node = stack[sp];
   }
+#endif
 }
 
 template <bool kAny>
