@@ -196,7 +196,7 @@ def build_sah(tris: np.ndarray, arity: int | None = None) -> MeshAccel:
 
 
 def _arity(arity: int | None) -> int:
-    return rt_build.mesh_arity() if arity is None else arity
+    return 4 if arity is None else arity
 
 
 def scene_bounds(tris: np.ndarray, xp=np) -> np.ndarray:
@@ -273,7 +273,7 @@ class GpuLbvh:
         import cupy
 
         self.cp = cupy
-        self.arity = _arity(arity)
+        self.arity = rt_build.mesh_arity() if arity is None else arity
         self.tris = tris_device
         self.n = n = int(tris_device.shape[0])
         if n < 2:
@@ -318,24 +318,27 @@ class GpuLbvh:
         return MeshAccel(self.wide[:int(self.wide_count)].get(), self.out.get(), depth, "lbvh", 4)
 
 
-def build_lbvh_gpu(tris: np.ndarray) -> MeshAccel:
+def build_lbvh_gpu(tris: np.ndarray, arity: int | None = None) -> MeshAccel:
     import cupy
 
     tris = _check(tris)
     if len(tris) == 1:
-        return build_lbvh_cpu(tris)
-    b = GpuLbvh(cupy.asarray(tris))
+        return build_lbvh_cpu(tris, arity=arity)
+    b = GpuLbvh(cupy.asarray(tris), arity)
     b.build()
     return b.result()
 
 
 def build(tris: np.ndarray, builder: str = "sah", backend: str = "cpu") -> MeshAccel:
+    """The tree `backend`'s renderer reads: 4-wide, or on the GPU what the kernel variant reads
+    (raytrace/build.py kernel_variant; the CPU build has no variants)."""
+    arity = rt_build.mesh_arity() if backend == "cuda" else 4
     if builder == "sah":
-        accel = build_sah(tris)
+        accel = build_sah(tris, arity)
     elif backend == "cuda":
-        accel = build_lbvh_gpu(tris)
+        accel = build_lbvh_gpu(tris, arity)
     else:
-        accel = build_lbvh_cpu(tris)
+        accel = build_lbvh_cpu(tris, arity=arity)
     if accel.depth >= STACK:
         raise ValueError(f"triangle BVH depth {accel.depth} exceeds the traversal stack ({STACK})")
     return accel
@@ -347,7 +350,7 @@ _CACHE: dict = {}
 def cached_build(tris: np.ndarray, builder: str = "sah", backend: str = "cpu") -> MeshAccel:
     """`build`, remembered while the triangle array lives (a benchmark renders one scene many
     times; the hierarchy depends on the triangles alone, and the arity on the kernel variant)."""
-    key = (id(tris), builder, backend, _arity(None))
+    key = (id(tris), builder, backend, rt_build.mesh_arity() if backend == "cuda" else 4)
     hit = _CACHE.get(key)
     if hit is not None and hit[0]() is tris:
         return hit[1]

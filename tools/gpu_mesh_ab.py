@@ -1,10 +1,11 @@
-"""A/B of the mesh traversal's compile-time variants on one GPU, in one device call (about 90 s):
+"""A/B of the mesh traversal's compile-time variants on one GPU, in one device call (about 100 s):
 
     python3 tools/gpu_mesh_ab.py OUT_DIR
 
 Primary rays on scenes/terrain1m.toml (1,002,528 triangles) at 1920x1080, 4 spp, as
 `tools/gpu_mesh_bench.py` measures them (`gq bench render --rays primary`), for each variant of
-kernels/render.cu and rt/mesh_bvh.h (VARIANTS below): the compaction baseline over the SAH tree
+kernels/render.cu and rt/mesh_bvh.h (VARIANTS below; RT_MESH_ARITY=2 traces the binary trees,
+which raytrace/mesh_accel.py then hands over instead of their 4-wide collapse): the compaction baseline over the SAH tree
 and over the LBVH tree, the queue renderer (glfq) over the SAH tree, median of 5 renders after one
 warm-up (CUDA events), and the traversal alone: rt_aov, one closest hit per pixel centre, no path
 state (median of 5 launches).
@@ -42,17 +43,17 @@ REPEATS, WARMUP = 5, 1
 TIME_BUDGET_S = 130.0
 BACKEND = "cuda"
 
-# (name, defines). The first is run 11's code: the launch bound of 2 blocks per SM is what the
-# compiler chose unbounded (112 registers), row order, subtract-then-multiply slabs. Each next
-# row adds one change; the last two take one back out of the default, to price it alone.
+# (name, defines). The first is run 11's code: the binary tree, a launch bound of 2 blocks per SM
+# (what the compiler chose unbounded: 112 registers), row order, subtract-then-multiply slabs.
+# Each next binary row adds one change; the wide rows then vary the blocks per SM of the default.
 VARIANTS = [
-    ("run11", ("RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0")),
-    ("+fma", ("RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1")),
-    ("+fma+8x4", ("RT_MIN_BLOCKS=2",)),
-    ("+fma+8x4+3/SM", ("RT_MIN_BLOCKS=3",)),
-    ("default", ()),  # fmaf slabs, 8x4 blocks, 4 blocks per SM
-    ("default-8x4", ("RT_ROW_ORDER=1",)),
-    ("default-fma", ("RT_SLAB_FMA=0",)),
+    ("run11", ("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0")),
+    ("bin+fma", ("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1")),
+    ("bin+fma+8x4", ("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2")),
+    ("bin+fma+8x4+4/SM", ("RT_MESH_ARITY=2",)),
+    ("wide 2/SM", ("RT_MIN_BLOCKS=2",)),
+    ("wide 3/SM", ("RT_MIN_BLOCKS=3",)),
+    ("default", ()),  # 4-wide tree, fmaf slabs, 8x4 blocks, 4 blocks per SM
 ]
 CONFIGS = [("compaction", "sah"), ("compaction", "lbvh"), ("queue", "sah")]
 
@@ -110,14 +111,14 @@ def main(out_dir: Path) -> None:
     base = {(c["renderer"], c["mesh_build"]): c["mrays_per_s"]["median"] for c in record["variants"][0]["configs"]}
     base_aov = record["variants"][0]["first_hits_sah"]["mrays_per_s"]
     heads = [f"{r} {b}" for r, b in CONFIGS] + ["first hits sah"]
-    print(f"\n{'variant':16s} " + " ".join(f"{h:>22s}" for h in heads) + "  same images")
+    print(f"\n{'variant':17s} " + " ".join(f"{h:>22s}" for h in heads) + "  same images")
     for row in record["variants"]:
         cells = [f"{c['mrays_per_s']['median']:8.0f} ({c['mrays_per_s']['median'] / base[(c['renderer'], c['mesh_build'])]:4.2f}x)"
                  for c in row["configs"]]
         aov = row["first_hits_sah"]["mrays_per_s"]
         cells.append(f"{aov:8.0f} ({aov / base_aov:4.2f}x)")
         same = all(c["identical_to_first_image"] for c in row["configs"])
-        print(f"{row['name']:16s} " + " ".join(f"{x:>22s}" for x in cells) + f"  {same}")
+        print(f"{row['name']:17s} " + " ".join(f"{x:>22s}" for x in cells) + f"  {same}")
     print("MRays/s, median of 5 (x: against run11's code in this run); queue = glfq; first hits = rt_aov, 1 spp")
     same_all = all(c["identical_to_first_image"] for row in record["variants"] for c in row["configs"])
     record["all_images_identical"] = same_all

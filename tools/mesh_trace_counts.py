@@ -3,10 +3,11 @@
     python3 tools/mesh_trace_counts.py [OUT.json]
 
 On scenes/terrain1m.toml at 1920x1080, sample 0 of every pixel (the rays `gq bench render --rays
-primary` traces), through the SAH tree and the LBVH tree: node rows fetched and triangles tested
-per ray (host/trace_counts.cpp runs rt/mesh_bvh.h's traversal with a counter), the bytes they
-read, the fetches of even-level nodes (about what a 4-wide tree collapsed from it would fetch),
-and per warp of 32 rays the largest count among its lanes, in row order and in the 8x4
+primary` traces), through the SAH tree and the LBVH tree, each as the binary tree the builders
+write and as the 4-wide tree the renderers trace (rt/bvh_collapse.h): node rows fetched and
+triangles tested per ray (host/trace_counts.cpp runs rt/mesh_bvh.h's traversal with a counter),
+the bytes they read, for a binary tree the fetches of even-level nodes (about what its 4-wide
+collapse fetches), and per warp of 32 rays the largest count among its lanes, in row order and in the 8x4
 blocks of rt/pixel_order.h: a warp runs until its slowest lane is done, so mean / warp-max is the
 share of lanes that do useful work (SIMT efficiency).
 """
@@ -28,7 +29,8 @@ from raytrace.scene import load_scene  # noqa: E402
 
 SCENE = ROOT / "scenes" / "terrain1m.toml"
 WIDTH, HEIGHT, SPP = 1920, 1080, 4
-NODE_BYTES, TRI_BYTES = 4 * mesh_accel.NODE_FLOATS, 4 * mesh_accel.TRI_FLOATS
+NODE_BYTES = {2: 4 * mesh_accel.NODE_FLOATS, 4: 4 * 28}  # a wide node's last 16 bytes are never read
+TRI_BYTES = 4 * mesh_accel.TRI_FLOATS
 
 
 def warp_stats(per_pixel: np.ndarray, order: np.ndarray) -> dict:
@@ -44,12 +46,13 @@ def main(out: Path | None) -> None:
     orders = {"row": np.arange(WIDTH * HEIGHT), "8x4": mesh_accel.pixel_order(WIDTH, HEIGHT).astype(np.int64)}
     record = {"scene": str(SCENE.relative_to(ROOT)), "triangles": len(tris), "width": WIDTH, "height": HEIGHT,
               "sample": 0, "spp": SPP, "builds": {}}
-    for build in mesh_accel.BUILDERS:
+    for build, arity in [(b, a) for b in mesh_accel.BUILDERS for a in (2, 4)]:
         t = time.perf_counter()
-        accel = mesh_accel.build(tris, build)
+        accel = (mesh_accel.build_sah(tris, arity=arity) if build == "sah"
+                 else mesh_accel.build_lbvh_cpu(tris, arity=arity))
         c = mesh_accel.trace_counts(accel, tris, cam, WIDTH, HEIGHT, sample=0, spp=SPP)
         nodes, tested = c.nodes.astype(np.float64), c.tris.astype(np.float64)
-        row = {"nodes": len(accel.nodes), "depth": accel.depth,
+        row = {"nodes": len(accel.nodes), "binary_depth": accel.depth, "arity": arity,
                "miss_share": float((c.tri < 0).mean()),
                "nodes_per_ray": {"mean": nodes.mean(), "p50": float(np.median(nodes)),
                                  "p95": float(np.percentile(nodes, 95)), "max": float(nodes.max())},
@@ -59,16 +62,16 @@ def main(out: Path | None) -> None:
                # A 4-wide tree collapsed from this one (each node adopting its grandchildren) would
                # fetch about the even-level rows: half the iterations, each twice the bytes.
                "even_level_nodes_per_ray": float(c.even_nodes.mean()),
-               "bytes_per_ray": float(NODE_BYTES * nodes.mean() + TRI_BYTES * tested.mean()),
+               "bytes_per_ray": float(NODE_BYTES[arity] * nodes.mean() + TRI_BYTES * tested.mean()),
                "warps": {name: {"nodes": warp_stats(c.nodes, o), "tris": warp_stats(c.tris, o)}
                          for name, o in orders.items()},
                "seconds": round(time.perf_counter() - t, 1)}
-        record["builds"][build] = row
-        print(f"{build:4s}: {row['nodes']:,} nodes, depth {row['depth']}, misses {row['miss_share']:.1%}; per ray "
+        record["builds"][f"{build}-{arity}"] = row
+        print(f"{build:4s} {arity}-wide: {row['nodes']:,} nodes, binary depth {row['binary_depth']}, misses {row['miss_share']:.1%}; per ray "
               f"{row['nodes_per_ray']['mean']:.2f} nodes (p95 {row['nodes_per_ray']['p95']:.0f}), "
               f"{row['tris_per_ray']['mean']:.2f} triangles (p95 {row['tris_per_ray']['p95']:.0f}), "
-              f"{row['bytes_per_ray']:.0f} B, stack <= {row['deepest_stack']}; even-level nodes "
-              f"{row['even_level_nodes_per_ray']:.2f}", flush=True)
+              f"{row['bytes_per_ray']:.0f} B, stack <= {row['deepest_stack']}"
+              + (f"; even-level nodes {row['even_level_nodes_per_ray']:.2f}" if arity == 2 else ""), flush=True)
         for name, w in row["warps"].items():
             print(f"      {name:3s} warps: slowest lane {w['nodes']['warp_max_mean']:.2f} nodes, "
                   f"{w['tris']['warp_max_mean']:.2f} triangles; SIMT efficiency "

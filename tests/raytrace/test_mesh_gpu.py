@@ -28,11 +28,14 @@ def opts(**kw):
     return RenderOptions(**base)
 
 
+@pytest.mark.parametrize("arity", [4, 2])
 @pytest.mark.parametrize("resolution", [1, 40, 300])
-def test_gpu_lbvh_build_equals_the_host_build(resolution):
+def test_gpu_lbvh_build_equals_the_host_build(resolution, arity):
+    # Arity 4: the collapse into the 4-wide tree (rt/bvh_collapse.h) runs on each side too.
     v, f = meshes.terrain((6.0, 4.0), resolution, 1.0, 9)
     rows, _ = meshes.triangle_rows(v, f, np.eye(4), 0, 0)
-    gpu, host = mesh_accel.build_lbvh_gpu(rows), mesh_accel.build_lbvh_cpu(rows)
+    gpu, host = mesh_accel.build_lbvh_gpu(rows, arity), mesh_accel.build_lbvh_cpu(rows, arity=arity)
+    assert gpu.arity == host.arity == arity
     assert np.array_equal(gpu.tris.view(np.uint32), host.tris.view(np.uint32))
     assert np.array_equal(gpu.nodes.view(np.uint32), host.nodes.view(np.uint32))
 

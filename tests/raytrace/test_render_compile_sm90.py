@@ -13,7 +13,8 @@ def test_render_kernels_compile_for_sm90(queue):
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 
 
-@pytest.mark.parametrize("defines", [("RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0"), ("RT_MIN_BLOCKS=3",)])
+@pytest.mark.parametrize("defines", [("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0"),
+                                     ("RT_MIN_BLOCKS=3",)])
 def test_ab_variants_compile_for_sm90(defines):
     compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {defines}"
