@@ -7,8 +7,12 @@
 //   try_enqueue(v):  i = fq.dequeue(); pool[i] = v; aq.enqueue(i)     linearizes at aq's CAS
 //   try_dequeue():   i = aq.dequeue(); v = pool[i]; fq.enqueue(i)     linearizes at aq's CONSUME
 //
-// An empty aq answers EMPTY (sCQ's own linearizable empty test). An empty fq alone does not prove
-// FULL; quiescence_guard.cuh explains why, and how the answer is confirmed before it is given.
+// An empty aq answers EMPTY without a ticket (ScqRing::observed_empty, linearizable at its Tail
+// read). An empty fq alone does not prove FULL; quiescence_guard.cuh explains why, and how the
+// answer is confirmed before it is given. There fq counts as empty when its Threshold is spent or
+// its Tail <= Head: a ticketless EMPTY spends no Threshold, so after the last index left fq by a
+// successful dequeue Threshold can stay positive while nothing is left; in a quiescent window
+// Tail <= Head means every index ever installed in fq has been consumed by its ticket's holder.
 //
 // Ring size: sCQ's Threshold argument needs no more threads than ring capacity (scq_ring.cuh), so
 // the rings have 2m slots for m = max(n, threads) while only n indices (the queue's capacity)
@@ -97,10 +101,10 @@ struct Glfq {
       for (;;) {
         bool active = false;
         const uint64_t before = guard.collect(active);
-        const int64_t th = (int64_t)load<mo::seq_cst>(fq.threshold());
+        const bool drained = fq.observed_empty();  // Threshold spent, or Tail <= Head
         const uint64_t after = guard.collect(active);
-        if (!active && before == after && th < 0) return false;  // FULL
-        if (th >= 0) break;  // fq may hold an index again: retry the fast path
+        if (!active && before == after && drained) return false;  // FULL
+        if (!drained) break;  // fq may hold an index again: retry the fast path
         if (!spin.step(err, kSiteGlfqFullConfirm, before)) return false;
       }
       stat.add(kStatRetries);
@@ -109,13 +113,11 @@ struct Glfq {
     }
   }
 
-  // For pollers (the tile renderer's idle workers): skip a queue that looks empty instead of
-  // calling try_dequeue on it. On an empty sCQ ring every dequeue takes a ticket, burns a slot,
-  // drags Tail forward and spends Threshold, and every enqueue resets Threshold to 3n - 1, so
-  // thousands of idle pollers would keep the last producers retrying on burnt slots.
-  GQ_HD bool looks_empty() const { return aq.looks_empty(); }
-
+  // An empty aq answers before the guard (ScqRing::observed_empty: no ticket, no write), so a
+  // poller of an empty queue costs three loads. The guard only has to cover index transit between
+  // the rings, and an EMPTY answer moves no index.
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    if (aq.observed_empty()) return false;
     const StatRow stat{stats, tid};
     guard.enter(tid);
     const uint32_t i = aq.dequeue(err, stat);

@@ -88,25 +88,24 @@ struct Gwfq {
       for (;;) {
         bool active = false;
         const uint64_t before = guard.collect(active);
-        const int64_t th = (int64_t)load<mo::seq_cst>(fq.threshold());
+        const bool drained = fq.observed_empty();  // as in Glfq::try_enqueue
         const uint64_t after = guard.collect(active);
         stat_step(stats, tid);
-        if (!active && before == after && th < 0) {  // FULL
+        if (!active && before == after && drained) {  // FULL
           stat_end(stats, tid);
           return false;
         }
-        if (th >= 0) break;  // fq may hold an index again: retry
+        if (!drained) break;  // fq may hold an index again: retry
         if (!spin.step(err, kSiteWfqFullConfirm, before)) return false;
       }
       if (!spin.step(err, kSiteWfqFullConfirm, 0)) return false;
     }
   }
 
-  // For pollers (the tile renderer's idle workers): skip a queue that looks empty instead of
-  // spending a ticket, a slot and Threshold on it (see Glfq::looks_empty).
-  GQ_HD bool looks_empty() const { return aq.looks_empty(); }
-
+  // An empty aq answers before the guard and before any counter row is touched (as in
+  // Glfq::try_dequeue): a poller of an empty queue costs three loads.
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    if (aq.observed_empty()) return false;
     stat_begin(stats, tid);
     guard.enter(tid);
     const uint32_t i = aq.dequeue(tid, err);

@@ -3,10 +3,9 @@
 //   words(n, threads), view(base, n, threads), initial_word(i, n, threads),
 //   try_enqueue(v, tid, err), try_dequeue(&v, tid, err)
 // for capacity n used by at most `threads` threads,
-// and, where the algorithm has one, the blocking enqueue/dequeue and a poller's hint
-// looks_empty() (true: a try_dequeue now would very likely answer EMPTY; callers that poll many
-// queues use it to leave empty ones alone); queues with slow-path counters
-// (queue_stats.cuh) also offer stats_sum(base, n, threads, out).
+// and, where the algorithm has one, the blocking enqueue/dequeue; queues with slow-path counters
+// (queue_stats.cuh) also offer stats_sum(base, n, threads, out). try_dequeue on an empty queue
+// takes no ticket and writes nothing (a few loads), so pollers of many queues just call it.
 #pragma once
 
 #ifndef GQ_QUEUE_KIND

@@ -80,12 +80,23 @@ struct ScqRing {
     return pack(0, 1, kBot);
   }
 
-  // A hint, not an answer: true when a new dequeue ticket would find nothing (Threshold spent, or
-  // Head caught up with Tail: every index ever installed has a ticket holder already). Plain
-  // relaxed reads; a poller uses it to skip a ring rather than take a ticket (glfq.cuh).
-  GQ_HD bool looks_empty() const {
-    return (int64_t)load<mo::relaxed>(threshold()) < 0 ||
-           (int64_t)(load<mo::relaxed>(tail()) - load<mo::relaxed>(head())) <= 0;
+  // EMPTY without a ticket: Threshold spent, or Tail <= Head with Head read first and Tail second.
+  // Linearizable at the Tail read (instant τ), by the argument of the ticketed EMPTY below
+  // (Tail <= h + 1 after burning ticket h), minus the ticket. Head only grows, so Tail(τ) <= Head(τ).
+  // An index is only ever installed at an enqueue ticket drawn from Tail (catchup raises Tail,
+  // never lowers it), so every index installed by τ sits at a ticket T < Tail(τ) <= Head(τ): the
+  // dequeue ticket T was drawn before τ. Its holder either finds the index at T and consumes it,
+  // or burns slot T first, after which nothing is installed at T (the holder re-reads the slot on
+  // a lost CAS, see above). So every index in the ring at τ belongs to a dequeuer that drew its
+  // ticket before τ and has not yet consumed: a dequeue pending at τ, which is ordered just before
+  // τ; the ring is empty at τ. An index installed after τ belongs to an enqueue pending at τ, which
+  // is ordered after it. No Threshold is spent: Threshold counts failed tickets, and none is taken.
+  // Pollers of an empty ring thus leave Head, Tail, the slots and Threshold alone, and the
+  // producers' tickets are not burnt under them (seed 001 Sec. V's split kernel).
+  GQ_HD bool observed_empty() const {
+    if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return true;
+    const uint64_t h = load<mo::seq_cst>(head());
+    return (int64_t)(load<mo::seq_cst>(tail()) - h) <= 0;
   }
 
   // catchup (sCQ): after an empty dequeue, drag Tail up to Head so enqueuers skip burnt tickets.
@@ -126,9 +137,10 @@ struct ScqRing {
     }
   }
 
-  // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation.
+  // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation
+  // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
-    if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return kEmpty;
+    if (observed_empty()) return kEmpty;
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       const uint64_t h = wave_faa<mo::seq_cst>(head());

@@ -81,12 +81,6 @@ struct Sfq {
     return take(fetch_add<mo::seq_cst>(head(), 1ull), out, err);
   }
 
-  // For pollers: nothing to claim (try_dequeue would answer EMPTY without its CAS). Relaxed reads,
-  // a hint only.
-  GQ_HD bool looks_empty() const {
-    return (int64_t)(load<mo::relaxed>(tail()) - load<mo::relaxed>(head())) <= 0;
-  }
-
   // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).
   // Counted (GQ_QUEUE_STATS): a lost claim CAS is both a CAS failure and a retry.
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {

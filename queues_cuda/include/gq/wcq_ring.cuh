@@ -164,10 +164,19 @@ struct WcqRing {
     return 0;  // no request; local words 0 (no ticket is 0: tickets start at 2m)
   }
 
-  // A hint, not an answer (as ScqRing::looks_empty): Threshold spent, or Head caught up with Tail.
-  GQ_HD bool looks_empty() const {
-    return (int64_t)load<mo::relaxed>(threshold()) < 0 ||
-           (int64_t)(counter_of(load<mo::relaxed>(tail())) - counter_of(load<mo::relaxed>(head()))) <= 0;
+  // EMPTY without a ticket (ScqRing::observed_empty has the linearizability argument; it holds
+  // here unchanged): Threshold spent, or Tail's counter <= Head's with Head read first. A value is
+  // only installed at a Tail ticket, fast or slow (a slow-path round's ticket is confirmed on Tail
+  // before anyone installs at it), and the holder of Head ticket T, fast or a slow-path round
+  // (Lemma III.8: one round per ticket, helpers included), finds the value at T or rules slot T out
+  // first. So at the Tail read every installed value belongs to a dequeue pending then.
+  // Wait-freedom is untouched: this answer is O(1) steps and writes nothing, so it can neither make
+  // a SlowFAA CAS on Head/Tail fail nor burn a slow-path round's slot; every operation that can
+  // still takes part in help_threads, and the slow-path bounds count only those.
+  GQ_HD bool observed_empty() const {
+    if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return true;
+    const uint64_t h = counter_of(load<mo::seq_cst>(head()));
+    return (int64_t)(counter_of(load<mo::seq_cst>(tail())) - h) <= 0;
   }
 
   // --- catchup (sCQ): after an empty dequeue, drag Tail's counter up to h; the owner field stays.
@@ -461,7 +470,7 @@ struct WcqRing {
   }
 
   GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err) const {
-    if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return kEmpty;
+    if (observed_empty()) return kEmpty;
     help_threads(tid, err);
     uint64_t h = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {

@@ -106,6 +106,7 @@ struct Ymc {
   GQ_HD static uint64_t pool_cells(uint64_t n, uint64_t threads) {
     uint64_t c = (uint64_t)GQ_YMC_CELLS_PER_THREAD * threads + 4 * n;
     if (c < (uint64_t)GQ_YMC_POOL_MIN) c = GQ_YMC_POOL_MIN;
+    if (c < 3 * threads + kSegment) c = 3 * threads + kSegment;  // the ticket gate's room (gate)
     return (c + kSegment - 1) / kSegment * kSegment;
   }
   GQ_HD static uint64_t cells_at(uint64_t threads) { return kRecords + threads * kRecordWords; }
@@ -175,6 +176,53 @@ struct Ymc {
     store<mo::seq_cst>(rec(tid, kHz), h < t ? h : t);
   }
 
+  // Raise the frontier to min(Head, Tail, every hazard). One scanner at a time (a try-lock, never
+  // waited for): on a GPU thousands of threads can reach the end of the pool together, and each
+  // scan reads every thread's hazard.
+  GQ_HD void raise_frontier() const {
+    if (cas<mo::seq_cst>(scanning(), 0ull, 1ull) != 0ull) return;
+    const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
+    uint64_t low = h < t ? h : t;
+    for (uint64_t k = 0; k < threads; ++k) {
+      const uint64_t z = load<mo::seq_cst>(rec(k, kHz));
+      if (z < low) low = z;
+    }
+    if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);  // only the scanner writes it
+    store<mo::seq_cst>(scanning(), 0ull);
+  }
+
+  // The ticket gate: a fast-path attempt draws its Head or Tail ticket only while that counter is
+  // below frontier + C - 2 x threads, and waits here otherwise, holding nothing (hazard idle).
+  //
+  // Why: a pending dequeue request pins the frontier at its start (its hazard; any helper may
+  // still begin its scan there), and it ends only at a cell that holds an unclaimed value or
+  // answers EMPTY, which may be as far up as Tail. Without the gate, fast dequeuers and enqueuers
+  // kept drawing tickets while its scanners lagged (a preempted owner on the CPU; on the GPU one
+  // serial scan against thousands of ticket holders, pollers answering EMPTY helping nobody), so
+  // Head and Tail ran C cells past its start; every cell it could reach was consumed or closed,
+  // every cell it needed was beyond frontier + C, and all threads ended up waiting for a frontier
+  // that could never move: the pool error (tests/queues_cuda/test_ymc_split_pool.py). With the
+  // gate, each thread holds at most one ticket drawn past it (fast path, or enq_slow's current
+  // cell; enq_slow's abandoned tickets are cells a dequeuer closed, below Head), so Head and Tail
+  // stay below frontier + C - 2 x threads + threads, and the search of a request, which ends by
+  // the first EMPTY cell at or above Tail, needs no cell beyond frontier + C; gated threads wait
+  // until the request ends and its owner's hazard goes. Scanners (help_deq) and enq_slow are not
+  // gated: they serve a pending request, the thing waited for. pool_cells keeps C >= 3 x threads
+  // plus one segment, so the gate always has room.
+  GQ_HD bool gate(uint64_t* counter, uint32_t tid, const ErrorFlag& err) const {
+    const uint64_t room = cells - 2 * threads;
+    if (load<mo::seq_cst>(counter) < load<mo::seq_cst>(frontier()) + room) return true;
+    store<mo::seq_cst>(rec(tid, kHz), kIdle);
+    Spin spin;
+    for (;;) {
+      raise_frontier();
+      const uint64_t c = load<mo::seq_cst>(counter);
+      if (c < load<mo::seq_cst>(frontier()) + room) return true;
+      stat_step(stats, tid);
+      if (!spin.step(err, kSiteYmcPool, c / kSegment)) return false;
+    }
+  }
+
   // May cell i be touched? Raise the frontier (Head and Tail read before the hazards: a hazard
   // published after the scan comes from a later min(Head, Tail), so it is above the result).
   // While it waits, what the caller pins depends on what it holds (`own`, the caller's tid):
@@ -202,18 +250,7 @@ struct Ymc {
           store<mo::seq_cst>(rec(own, kHz), low);
         }
       }
-      // One scanner at a time (a try-lock, never waited for): on a GPU thousands of threads can
-      // reach the end of the pool together, and each scan reads every thread's hazard.
-      if (cas<mo::seq_cst>(scanning(), 0ull, 1ull) == 0ull) {
-        const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
-        uint64_t low = h < t ? h : t;
-        for (uint64_t k = 0; k < threads; ++k) {
-          const uint64_t z = load<mo::seq_cst>(rec(k, kHz));
-          if (z < low) low = z;
-        }
-        if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);  // only the scanner writes it
-        store<mo::seq_cst>(scanning(), 0ull);
-      }
+      raise_frontier();
       if (i < load<mo::seq_cst>(frontier()) + cells) return kReached;
       stat_step(stats, own);
       if (!spin.step(err, kSiteYmcPool, i / kSegment)) return kGaveUp;
@@ -287,6 +324,7 @@ struct Ymc {
     stat_begin(stats, tid);
     for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE; ++attempt) {
       stat_step(stats, tid);
+      if (!gate(tail(), tid, err)) break;
       publish_hazard(tid);  // nothing of this operation is live between attempts
       i = wave_faa<mo::seq_cst>(tail());
       if (reach(i, err, kFast, tid) != kReached) break;
@@ -452,11 +490,37 @@ struct Ymc {
     }
   }
 
+  // EMPTY without a ticket: Tail <= Head, Head read first, Tail second (instant τ); linearizable
+  // at the Tail read by the invariant verdict's EMPTY already rests on (there: Tail <= i for a
+  // cell i below Head). A value is committed only into a cell below Tail: a fast enqueue's own
+  // ticket, or a claimed request's cell, past which Tail is advanced before the commit (enq_slow,
+  // help_enq). At τ such a cell is below Head(τ): its ticket was drawn before τ, or a helper of a
+  // dequeue request pending at τ took Head past it and visits it. Either way the value goes to a
+  // dequeue pending at τ (the ticket's holder, or a request that claims the cell first; a request
+  // published after τ starts at its owner's last ticket, >= Head(τ), and never reaches the cell),
+  // which is ordered just before τ. A value committed after τ is an enqueue pending at τ.
+  //
+  // This answer is also what keeps the pool usable under split roles. Before it, every empty poll
+  // drew a Head ticket and closed a cell; Tail chased Head (enqueuers' tickets found closed cells),
+  // and a dequeue request on the slow path, whose hazard pins the frontier at its start cell, was
+  // left scanning alone: pollers answering EMPTY help no one (help_deq runs after a successful
+  // dequeue only). Once Head and Tail ran C cells past the request's start, the cells its search
+  // needed (up to Tail, for EMPTY) were beyond frontier + C, so the request could never finish and
+  // every thread ended up waiting for the frontier: the pool error (CPU: 32 threads, 2 producers,
+  // patience 0, tests/queues_cuda/test_ymc_split_pool.py; GPU: 2^14 threads, split roles).
+  // Polls that take no ticket leave Head at most one racing dequeue per thread past Tail.
+  GQ_HD bool observed_empty() const {
+    const uint64_t h = load<mo::seq_cst>(head());
+    return (int64_t)(load<mo::seq_cst>(tail()) - h) <= 0;
+  }
+
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
+    if (observed_empty()) return false;
     uint64_t v = kTopV, i = 0;
     stat_begin(stats, tid);
     for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE && v == kTopV; ++attempt) {
       stat_step(stats, tid);
+      if (!gate(head(), tid, err)) break;
       publish_hazard(tid);
       i = wave_faa<mo::seq_cst>(head());
       if (reach(i, err, kFast, tid) != kReached) break;
@@ -502,10 +566,6 @@ struct Ymc {
     store<mo::seq_cst>(rec(tid, kHz), kIdle);
     stat_end(stats, tid);
     return v != kEmptyR && !err.raised();
-  }
-
-  GQ_HD bool looks_empty() const {
-    return (int64_t)(load<mo::relaxed>(tail()) - load<mo::relaxed>(head())) <= 0;
   }
 };
 

@@ -61,12 +61,6 @@ GQ_HD GQ_INLINE void seed_pixel(const TileGrid& g, const TileQueues& tq, uint32_
   tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err);
 }
 
-// A queue kind without the poller's hint (gq/queue_select.cuh) is always worth a try_dequeue.
-template <class Q>
-GQ_HD GQ_INLINE auto looks_empty(const Q& q, int) -> decltype(q.looks_empty()) { return q.looks_empty(); }
-template <class Q>
-GQ_HD GQ_INLINE bool looks_empty(const Q&, long) { return false; }
-
 // The order in which a worker tries the tiles (k = 0 .. tiles-1): its home first, then every
 // other tile once, starting at an offset that differs from warp to warp, so that the workers of
 // one home tile do not all descend on the same neighbour when theirs runs dry. Warp-uniform, so a
@@ -110,8 +104,9 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     bool got = false;
     for (uint32_t k = 0; k < tiles && !got; ++k) {
       const gq::Queue q = tq.queue(victim(home, k, scatter, tiles));
-      // An idle worker that took tickets on empty queues would slow the producers it waits for.
-      if (!looks_empty(q, 0)) got = q.try_dequeue(&pixel, tid, err);
+      // On an empty queue try_dequeue takes no ticket (gq/queue_select.cuh), so an idle worker
+      // polling every tile does not slow the producers it waits for.
+      got = q.try_dequeue(&pixel, tid, err);
     }
     if (err.raised()) continue;
     if (!got) {
