@@ -12,6 +12,15 @@ state (median of 5 launches).
 
 Every image must equal the first one rendered bit for bit: the variants change the speed, never a
 pixel, and the two trees and the two renderers find the same hits; the table says so per row.
+What the counts predict (tools/mesh_trace_counts.py, before any of this ran on a GPU): a primary
+ray fetches 20.4 binary nodes (64 B) and tests 2.35 triangles (48 B) in the SAH tree, about 2,000
+instructions; at the H200's issue rate that allows over 10 G rays/s, and run 11 reached 1.47 G,
+so the traversal waits on its dependent loads. Hence, in order: 4 blocks per SM (32 warps instead
+of 16 to cover the latency) 1.3-1.6x; the 4-wide tree (10.5 fetches of 112 B instead of 20.4 of
+64 B, about 20% more instructions) 1.4-1.7x; 8x4 blocks (the slowest lane of a warp: 25.0 instead
+of 26.5 nodes, 4.3 instead of 4.7 triangles) about 1.05x; fmaf slabs (6 instead of 12 operations
+per box, one dependent step less) about 1.04x. Together about 2.2 to 3.5 G rays/s over SAH.
+
 Writes OUT_DIR/mesh-ab.json (card, commit, command, every figure) after each variant; a variant
 that would start after TIME_BUDGET_S is skipped and named in the record.
 """

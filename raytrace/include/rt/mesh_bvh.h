@@ -36,6 +36,7 @@ static_assert(RT_MESH_ARITY == 2 || RT_MESH_ARITY == 4, "the traversal reads bin
 constexpr uint32_t kMeshLeaf = 0x80000000u;
 constexpr int kMeshNodeFloats = 16;  // binary node
 constexpr int kWideNodeFloats = 32;  // 4-wide node
+constexpr int kWideReadFloats = 28;  // what the traversal reads of it: boxes and refs
 constexpr int kWideArity = 4;
 constexpr int kMeshLeafMax = 15;
 // The builders accept binary trees of depth (deepest inner level) <= 63 (raytrace/mesh_accel.py).
@@ -222,9 +223,9 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
   uint32_t node = 0;
 #if RT_MESH_ARITY == 4
   for (;;) {
-    float n[kWideNodeFloats];
+    float n[kWideReadFloats];
     count.node(node);
-    load_words(m.nodes + (uint64_t)node * kWideNodeFloats, n, 7);  // the last word group is unused
+    load_words(m.nodes + (uint64_t)node * kWideNodeFloats, n, kWideReadFloats / 4);
     float t[kWideArity];
     uint32_t c[kWideArity];
     uint32_t leaves = 0;
