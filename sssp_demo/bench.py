@@ -113,3 +113,47 @@ def chart(result: dict, png_path) -> str | None:
     fig.tight_layout()
     write_file_atomically(png_path, lambda f: fig.savefig(f, format="png"))
     return None
+
+
+#: BlockCounts::Part, in order (include/sssp/block_bucket_heap.h).
+COUNT_PARTS = ("other", "merge", "select", "best", "split", "copy", "sort")
+COUNT_LEVELS = 16
+
+
+def round_counts(graph, source: int = 0, d: int | None = None, width: int = 256, first: int = 1,
+                 rounds: int = 8) -> dict:
+    """parDijkstra's cost model, per round: rounds first .. first + rounds - 1 of the classic form
+    replayed on parBucketHeap's block form with `width` CPU threads, counted
+    (host/sssp_cpu.cpp, sssp_par_dijkstra_round_counts). Figures are per counted round: block
+    barriers (by part and by level, the batch sort's included), binary-search steps (each a
+    dependent load), size-word reads (one thread's), entries walked per level, and Empty, Fill
+    and Select calls per level."""
+    import numpy as np
+
+    from queues_cuda.errors import raise_if_flagged
+
+    from .sssp import MAX_BATCH, _library
+
+    indptr, idx, w, n = as_csr(graph)
+    if d is None:
+        d = int(np.diff(indptr).max(initial=1)) if n else 1
+    d = max(1, min(int(d), MAX_BATCH))
+    out = np.zeros(7 + 5 * (COUNT_LEVELS + 1) + 5, np.uint64)
+    err = np.zeros(4, np.uint32)
+    ptr = lambda a: a.ctypes.data  # noqa: E731
+    _library().sssp_par_dijkstra_round_counts(ptr(indptr), ptr(idx), ptr(w), n, int(source), d, int(width),
+                                              int(first), int(rounds), ptr(out), ptr(err))
+    raise_if_flagged(err, "sssp_par_dijkstra_round_counts[cpu]", f"{n} vertices, d={d}, rounds {first}+{rounds}")
+    counted = int(out[-2])
+    if counted == 0:
+        return {"rounds": 0}
+    per = lambda x: float(x) / counted  # noqa: E731
+    parts = dict(zip(COUNT_PARTS, (per(x) for x in out[:7])))
+    parts["sort"] += per(out[-3])
+    lv = [out[7 + k * (COUNT_LEVELS + 1):7 + (k + 1) * (COUNT_LEVELS + 1)] for k in range(5)]
+    levels = [{"level": i if i < COUNT_LEVELS else "none", "barriers": per(lv[0][i]), "entries": per(lv[1][i]),
+               "empties": per(lv[2][i]), "fills": per(lv[3][i]), "selects": per(lv[4][i])}
+              for i in range(COUNT_LEVELS + 1) if lv[0][i] or lv[1][i]]
+    return {"rounds": counted, "first": first, "d": d, "width": width, "heap_updates": per(out[-1]),
+            "barriers": sum(parts.values()), "barriers_by_part": parts, "levels": levels,
+            "search_steps": per(out[-5]), "size_reads": per(out[-4]) / width}

@@ -13,6 +13,7 @@
 #include <sssp/par_dijkstra_grid.h>
 #include <sssp/predecessors.h>
 
+#include <algorithm>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -136,14 +137,14 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
   std::vector<uint64_t> bits = start_bits(n, source);
   const uint32_t item_cap = n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1;
   std::vector<uint64_t> items(item_cap);
-  std::vector<uint32_t> updates(n), mark(n, 0), sort_keys(sssp::kMaxBatch), ctl(sssp::kPdWords, 0);
+  std::vector<uint32_t> updates(n), mark(n, 0), ctl(sssp::kPdWords, 0);
   std::vector<uint8_t> settled(n, 0);
   std::vector<gq::HeapEntry> batch(d);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   sssp::BlockScratch scratch{};  // block 0's (a block is one thread here)
-  const sssp::ParDijkstraState s{bits.data(), items.data(),     item_cap, updates.data(), mark.data(), settled.data(),
-                                 batch.data(), sort_keys.data(), &scratch, stats,        1,           ch,
-                                 0,            local_items};
+  const sssp::ParDijkstraState s{bits.data(), items.data(), item_cap, updates.data(), mark.data(), settled.data(),
+                                 batch.data(), &scratch,    stats,    1,              ch,          0,
+                                 local_items};
   const gq::BucketHeap heap{mem.get(), sizes.data(), d, levels};
   run_grid(threads, ctl.data(), err_words,
            [&](const sssp::Grid& grid) { sssp::par_dijkstra_grid(grid, g, source, limit, w_min, heap, s); });
@@ -169,6 +170,112 @@ uint32_t sssp_block_heap_run(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, ui
                                    nops, keys, prios, out_key, out_prio, out_ok);
     });
   for (auto& th : pool) th.join();
+  return gq::load<gq::mo::acquire>(err_words);
+}
+
+// The cost model of parDijkstra's rounds (block_bucket_heap.h's BlockCounts): the classic rounds
+// of the grid form (ExtractMin, relax, the improved vertices sorted into BulkUpdates of at most
+// d) run on the sequential heap up to round `first`; the next `rounds` rounds run twice from the
+// same state: on the sequential heap, which records their heap operations as a program, then on
+// the block form with `width` std::threads (the GPU's block width), counted. The block form must
+// extract what the sequential heap did and leave the same sizes, else kCorrupt is raised.
+// out: barriers by part [7], by level [17], entries by level [17], Empties [17], Fills [17],
+// Selects [17], binary-search steps, size-word reads (all threads), sort barriers (the batches'
+// bitonic sort, block_sort_keys), rounds counted, heap updates in them.
+constexpr uint32_t kCountWords = 7 + 5 * (sssp::BlockCounts::kLevels + 1) + 5;
+
+uint32_t sssp_par_dijkstra_round_counts(const int64_t* indptr, const int32_t* indices, const double* weights,
+                                        uint32_t n, uint32_t source, uint32_t d, uint32_t width, uint32_t first,
+                                        uint32_t rounds, uint64_t* out, uint32_t* err_words) {
+  if (d > sssp::kMaxBatch) d = sssp::kMaxBatch;
+  const gq::ErrorFlag err{err_words};
+  const uint32_t levels = gq::BucketHeap::levels_for(n, d);
+  std::vector<gq::HeapEntry> mem(gq::BucketHeap::entries(d, levels));
+  std::vector<uint32_t> sizes(2 * levels, 0), mark(n, 0), list;
+  std::vector<double> dist(n, 1.0 / 0.0);
+  std::vector<uint8_t> settled(n, 0);
+  const gq::BucketHeap heap{mem.data(), sizes.data(), d, levels};
+  // The program of the counted rounds (block_heap_program.h's format) and what they extracted.
+  std::vector<uint32_t> types, counts, keys, extracted;
+  std::vector<double> prios;
+  dist[source] = 0.0;
+  const gq::HeapEntry start{0.0, source, gq::kHeapUpdate};
+  heap.bulk_update(&start, 1, err);
+  std::vector<gq::HeapEntry> snapshot;
+  std::vector<uint32_t> snapshot_sizes;
+  uint64_t sort_barriers = 0, updates = 0;
+  std::vector<gq::HeapEntry> batch(d);
+  for (uint32_t round = 1; round < first + rounds && !err.raised(); ++round) {
+    const bool counted = round >= first;
+    if (round == first) {
+      snapshot = mem;
+      snapshot_sizes = sizes;
+    }
+    gq::HeapEntry e{};
+    if (!heap.extract_min(&e, err)) break;
+    if (counted) {
+      types.push_back(2);
+      counts.push_back(0);
+      extracted.push_back(e.key);
+    }
+    settled[e.key] = 1;
+    list.clear();
+    for (int64_t k = indptr[e.key]; k < indptr[e.key + 1]; ++k) {
+      const uint32_t v = (uint32_t)indices[k];
+      const double nd = dist[e.key] + weights[k];
+      if (settled[v] || !(nd < dist[v])) continue;
+      dist[v] = nd;
+      if (mark[v] != round) list.push_back(v);
+      mark[v] = round;
+    }
+    std::sort(list.begin(), list.end());
+    for (size_t f = 0; f < list.size(); f += d) {
+      const uint32_t nb = (uint32_t)std::min<size_t>(d, list.size() - f);
+      for (uint32_t j = 0; j < nb; ++j) batch[j] = gq::HeapEntry{dist[list[f + j]], list[f + j], gq::kHeapUpdate};
+      heap.bulk_update(batch.data(), nb, err);
+      if (!counted) continue;
+      types.push_back(0);
+      counts.push_back(nb);
+      for (uint32_t j = 0; j < nb; ++j) {
+        keys.push_back(batch[j].key);
+        prios.push_back(batch[j].prio);
+      }
+      updates += nb;
+      uint32_t lg = 0;
+      while ((1u << lg) < nb) ++lg;
+      sort_barriers += 1 + lg * (lg + 1) / 2;  // the padding, then one per bitonic step
+    }
+  }
+  if (err.raised() || extracted.empty()) return gq::load<gq::mo::acquire>(err_words);
+  const std::vector<uint32_t> after_sizes = sizes;
+  std::vector<uint32_t> got_key(extracted.size());
+  std::vector<double> got_prio(extracted.size());
+  std::vector<uint8_t> got_ok(extracted.size());
+  sssp::BlockCounts tally{};
+  const sssp::BlockBucketHeap bheap{gq::BucketHeap{snapshot.data(), snapshot_sizes.data(), d, levels}, &tally};
+  sssp::BlockScratch scratch{};
+  uint32_t bar[2] = {0, 0};
+  keys.push_back(0);
+  prios.push_back(0.0);
+  std::vector<std::thread> pool;
+  for (uint32_t t = 0; t < width; ++t)
+    pool.emplace_back([&, t] {
+      sssp::run_block_heap_program(sssp::Block{t, width, &scratch, bar, err, &tally}, bheap, batch.data(),
+                                   types.data(), counts.data(), types.size(), keys.data(), prios.data(),
+                                   got_key.data(), got_prio.data(), got_ok.data());
+    });
+  for (auto& th : pool) th.join();
+  if (got_key != extracted || snapshot_sizes != after_sizes) err.raise(gq::kCorrupt, gq::kSiteBucketHeap, first);
+  uint64_t* o = out;
+  for (uint32_t k = 0; k < sssp::BlockCounts::kParts; ++k) *o++ = tally.barriers[k];
+  for (const uint64_t* arr : {tally.level_barriers, tally.level_entries, tally.empties, tally.fills,
+                              tally.select_calls})
+    for (uint32_t k = 0; k <= sssp::BlockCounts::kLevels; ++k) *o++ = arr[k];
+  *o++ = tally.search_steps;
+  *o++ = tally.size_reads;
+  *o++ = sort_barriers;
+  *o++ = extracted.size();
+  *o++ = updates;
   return gq::load<gq::mo::acquire>(err_words);
 }
 

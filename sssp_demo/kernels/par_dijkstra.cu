@@ -2,8 +2,8 @@
 // blocks than are resident (occupancy API, in sssp_demo/sssp_cuda.py), running
 // sssp/par_dijkstra_grid.h (see there what is parallel and what is not yet). Block 0 sorts each
 // BulkUpdate batch in its shared memory and runs the heap's operations with its whole width
-// (sssp/block_bucket_heap.h; the scratch of its primitives is shared memory too); the heap's
-// levels live in device memory.
+// (sssp/block_bucket_heap.h; the scratch of its primitives, the heap's size words and the keys
+// its merges search are shared memory too); the heap's levels live in device memory.
 #include <sssp/par_dijkstra_grid.h>
 
 extern "C" __global__ void __launch_bounds__(256)
@@ -14,11 +14,10 @@ extern "C" __global__ void __launch_bounds__(256)
                            gq::HeapEntry* batch, uint64_t* stats, uint32_t* ctl, uint32_t lanes, uint32_t ch,
                            uint64_t budget_ns, uint32_t local_items, uint32_t* err_words) {
   __shared__ uint32_t verdict;
-  __shared__ uint32_t sort_keys[sssp::kMaxBatch];
   __shared__ sssp::BlockScratch scratch;
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
   const sssp::ParDijkstraState s{dist,  items, item_cap, updates, mark,  settled, batch,
-                                 sort_keys, &scratch, stats, lanes, ch, budget_ns, local_items};
+                                 &scratch, stats, lanes, ch, budget_ns, local_items};
   sssp::par_dijkstra_grid(grid, sssp::Csr{indptr, indices, weights, n}, source, limit, w_min,
                           gq::BucketHeap{heap_mem, heap_sizes, d, levels}, s);
 }

@@ -25,6 +25,11 @@
 namespace sssp {
 
 constexpr uint32_t kMaxBlockWidth = 256;
+// Keys a merge stages in shared memory for its binary searches (32 KB; parDijkstra sorts its
+// BulkUpdate batches in the same words, kMaxBatch of them, before the heap runs).
+constexpr uint32_t kStageKeys = 8192;
+// Levels whose size words block_bucket_heap keeps in shared memory (levels_for(2^31, 1) is 18).
+constexpr uint32_t kSharedLevels = 24;
 
 // Block-shared scratch of the primitives below (shared memory on the GPU).
 struct BlockScratch {
@@ -34,6 +39,24 @@ struct BlockScratch {
   uint32_t red_key[kMaxBlockWidth];
   uint32_t red_idx[kMaxBlockWidth];
   uint32_t words[4];
+  uint32_t sizes[2 * kSharedLevels];  // the heap's size words while the block runs it
+  uint32_t keys[kStageKeys];          // staged keys (merge), or a batch being sorted
+};
+
+// The cost model of a round, counted on the CPU build only (the GPU build has no counters; the
+// CPU build runs the same path, so its counts are the GPU's): block barriers, by the part of the
+// heap that issues them and by level; the steps of binary searches (each one's address depends on
+// the last load); reads of the size words; entries each level's merges, selects and splits walk.
+// Thread 0 counts (every thread takes the same path).
+struct BlockCounts {
+  enum Part : uint32_t { kOther, kMerge, kSelect, kBest, kSplit, kCopy, kSort, kParts };
+  static constexpr uint32_t kLevels = 16;  // level kLevels: outside any Empty/Fill
+  uint32_t part = kOther, level = kLevels;
+  uint64_t barriers[kParts] = {};
+  uint64_t level_barriers[kLevels + 1] = {};
+  uint64_t level_entries[kLevels + 1] = {};
+  uint64_t empties[kLevels + 1] = {}, fills[kLevels + 1] = {}, select_calls[kLevels + 1] = {};
+  uint64_t search_steps = 0, size_reads = 0;
 };
 
 // One thread block. On the CPU build a block of `width` std::threads meets at a barrier on two
@@ -43,11 +66,80 @@ struct Block {
   BlockScratch* scratch;
   uint32_t* host_bar;
   gq::ErrorFlag err;
+#if !GQ_DEVICE_BUILD
+  BlockCounts* counts = nullptr;  // the cost model (null: not counted)
+#endif
+
+  // Counting hooks: no code on the GPU.
+  GQ_HD GQ_INLINE uint32_t enter(uint32_t part) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) {
+      const uint32_t was = counts->part;
+      counts->part = part;
+      return was;
+    }
+#endif
+    return part;
+  }
+  GQ_HD GQ_INLINE void leave(uint32_t was) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) counts->part = was;
+#endif
+    (void)was;
+  }
+  GQ_HD GQ_INLINE uint32_t at_level(uint32_t i) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) {
+      const uint32_t was = counts->level;
+      counts->level = i < BlockCounts::kLevels ? i : BlockCounts::kLevels - 1;
+      return was;
+    }
+#endif
+    return i;
+  }
+  GQ_HD GQ_INLINE void back_to_level(uint32_t was) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) counts->level = was;
+#endif
+    (void)was;
+  }
+  GQ_HD GQ_INLINE void tally_entries(uint64_t n) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) counts->level_entries[counts->level] += n;
+#endif
+    (void)n;
+  }
+  // An Empty (0), a Fill (1) or a Select (2) that does work at the current level.
+  GQ_HD GQ_INLINE void tally_op(uint32_t which) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) {
+      uint64_t* arr = which == 0 ? counts->empties : which == 1 ? counts->fills : counts->select_calls;
+      ++arr[counts->level];
+    }
+#endif
+    (void)which;
+  }
+  GQ_HD GQ_INLINE void tally_search(uint64_t steps) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) counts->search_steps += steps;
+#endif
+    (void)steps;
+  }
+  GQ_HD GQ_INLINE void tally_size_reads(uint64_t n) const {
+#if !GQ_DEVICE_BUILD
+    if (counts && thread == 0) counts->size_reads += n;
+#endif
+    (void)n;
+  }
 
   GQ_HD GQ_INLINE void sync() const {
 #if GQ_DEVICE_BUILD
     __syncthreads();
 #else
+    if (counts && thread == 0) {
+      ++counts->barriers[counts->part];
+      ++counts->level_barriers[counts->level];
+    }
     if (width == 1) return;
     const uint32_t gen = gq::load<gq::mo::acquire>(host_bar + 1);
     if (gq::fetch_add<gq::mo::acq_rel>(host_bar, 1u) == width - 1) {
@@ -89,12 +181,38 @@ struct Block {
   }
 };
 
+// The cost model's current level for the span of an Empty or Fill (nothing on the GPU).
+struct LevelScope {
+#if GQ_DEVICE_BUILD
+  GQ_HD LevelScope(const Block&, uint32_t) {}
+#else
+  const Block& b;
+  uint32_t was;
+  LevelScope(const Block& block, uint32_t i) : b(block), was(block.at_level(i)) {}
+  ~LevelScope() { b.back_to_level(was); }
+#endif
+};
+
 struct BlockBucketHeap {
   gq::BucketHeap h;  // the layout: mem, sizes, d, levels
+#if !GQ_DEVICE_BUILD
+  BlockCounts* counts = nullptr;  // size-word reads, every thread's (the cost model)
+#endif
 
+  GQ_HD GQ_INLINE void tally_size_read() const {
+#if !GQ_DEVICE_BUILD
+    if (counts) gq::fetch_add<gq::mo::relaxed>(&counts->size_reads, (uint64_t)1);
+#endif
+  }
   // Sizes: every thread reads them; thread 0 writes them, and a barrier follows every write.
-  GQ_HD uint32_t nb(uint32_t i) const { return gq::load<gq::mo::relaxed>(h.sizes + 2 * i); }
-  GQ_HD uint32_t ns(uint32_t i) const { return gq::load<gq::mo::relaxed>(h.sizes + 2 * i + 1); }
+  GQ_HD uint32_t nb(uint32_t i) const {
+    tally_size_read();
+    return gq::load<gq::mo::relaxed>(h.sizes + 2 * i);
+  }
+  GQ_HD uint32_t ns(uint32_t i) const {
+    tally_size_read();
+    return gq::load<gq::mo::relaxed>(h.sizes + 2 * i + 1);
+  }
   GQ_HD void set_sizes(const Block& b, uint32_t i, uint32_t nb_i, uint32_t ns_i) const {
     b.sync();  // every thread has read the old sizes
     if (b.thread == 0) {
@@ -103,14 +221,62 @@ struct BlockBucketHeap {
     }
     b.sync();
   }
+  // This heap with its size words in block-shared memory (scratch->sizes) while the block runs
+  // it: every decision reads them, and a read of shared memory costs a small part of a trip to
+  // device memory. Until write_back, the block alone may touch the heap. A heap of more levels
+  // than kSharedLevels keeps them where they are.
+  GQ_HD BlockBucketHeap staged(const Block& b) const {
+    if (h.levels > kSharedLevels) return *this;
+    for (uint32_t j = b.thread; j < 2 * h.levels; j += b.width)
+      b.scratch->sizes[j] = gq::load<gq::mo::relaxed>(h.sizes + j);
+    b.sync();
+    BlockBucketHeap in = *this;
+    in.h.sizes = b.scratch->sizes;
+    return in;
+  }
+  // The size words back to `sizes` (the heap's own words, before staged()).
+  GQ_HD void write_back(const Block& b, uint32_t* sizes) const {
+    b.sync();
+    if (h.sizes != sizes)
+      for (uint32_t j = b.thread; j < 2 * h.levels; j += b.width) gq::store<gq::mo::relaxed>(sizes + j, h.sizes[j]);
+    b.sync();
+  }
+
   GQ_HD bool deeper_nonempty(uint32_t i) const {
     for (uint32_t j = i + 1; j < h.levels; ++j)
       if (nb(j) || ns(j)) return true;
     return false;
   }
 
-  GQ_HD static uint32_t lower_bound(const gq::HeapEntry* list, uint32_t n, uint32_t key) {
-    uint32_t lo = 0, hi = n;
+  // Stages the keys of list[0, n) in block-shared memory for the binary searches of a merge:
+  // every key when they fit (stride 1), else every stride-th key (a sample that narrows each
+  // search to one stride of the list). Returns the stride; `staged` gets the count. Ends with a
+  // barrier.
+  GQ_HD static uint32_t stage_keys(const Block& b, const gq::HeapEntry* list, uint32_t n, uint32_t* staged) {
+    const uint32_t stride = n <= kStageKeys ? 1u : (n + kStageKeys - 1) / kStageKeys;
+    const uint32_t count = (n + stride - 1) / stride;
+    for (uint32_t j = b.thread; j < count; j += b.width) b.scratch->keys[j] = list[(uint64_t)j * stride].key;
+    b.sync();
+    *staged = count;
+    return stride;
+  }
+
+  // The first place in list[0, n) whose key is not below `key`, through the staged sample
+  // (stage_keys): a search in shared memory, then, with a stride above 1, a search of device
+  // memory inside one stride (its loads are a dependent chain: the cost model counts them).
+  GQ_HD static uint32_t lower_bound(const Block& b, const uint32_t* staged, uint32_t count, uint32_t stride,
+                                    const gq::HeapEntry* list, uint32_t n, uint32_t key) {
+    uint32_t lo = 0, hi = count;
+    while (lo < hi) {
+      const uint32_t mid = lo + (hi - lo) / 2;
+      if (staged[mid] < key) lo = mid + 1;
+      else hi = mid;
+    }
+    if (stride == 1 || lo == 0) return lo * stride;
+    // staged[lo - 1] < key <= staged[lo] (or lo is the end): the place is in this stride.
+    lo = (lo - 1) * stride + 1;
+    hi = lo - 1 + stride < n ? lo - 1 + stride : n;
+    b.tally_search(search_depth(hi - lo));
     while (lo < hi) {
       const uint32_t mid = lo + (hi - lo) / 2;
       if (list[mid].key < key) lo = mid + 1;
@@ -120,55 +286,92 @@ struct BlockBucketHeap {
   }
 
   // Merge of two key-sorted lists with unique keys (newer wins a shared key, BucketHeap::combine)
-  // into `out` (distinct from both); returns its length. Ends with a barrier.
+  // into `out` (distinct from both); returns its length. Each side's keys are staged in shared
+  // memory while the other side searches them, so a search costs no dependent device-memory
+  // loads while a list fits in kStageKeys. Ends with a barrier.
   GQ_HD static uint32_t merge(const Block& b, const gq::HeapEntry* newer, uint32_t nn, const gq::HeapEntry* older,
                               uint32_t no, gq::HeapEntry* out) {
+    const uint32_t part = b.enter(BlockCounts::kMerge);
+    b.tally_entries(nn + no);
+    const uint32_t* keys = b.scratch->keys;
+    uint32_t staged = 0, stride = 1;
+    // Each thread's searches in a tile come before that tile's prefix sum, whose barriers order
+    // them before the next stage_keys overwrites the keys.
+    if (nn && no) stride = stage_keys(b, older, no, &staged);
     uint32_t dups = 0;  // shared keys among the entries handled so far
     for (uint32_t base = 0; base < nn; base += b.width) {
       const uint32_t i = base + b.thread;
       uint32_t pos = 0, dup = 0;
-      if (i < nn) {
-        pos = lower_bound(older, no, newer[i].key);
-        dup = pos < no && older[pos].key == newer[i].key;
+      gq::HeapEntry e{};
+      if (i < nn && no) {
+        e = newer[i];
+        pos = lower_bound(b, keys, staged, stride, older, no, e.key);
+        dup = pos < no && (stride == 1 ? keys[pos] : older[pos].key) == e.key;
+      } else if (i < nn) {
+        e = newer[i];
       }
       uint32_t tile = 0;
       const uint32_t before = b.exclusive_sum(dup, &tile);
-      if (i < nn) out[i + pos - (dups + before)] = dup ? gq::BucketHeap::combine(newer[i], older[pos]) : newer[i];
+      if (i < nn) out[i + pos - (dups + before)] = dup ? gq::BucketHeap::combine(e, older[pos]) : e;
       dups += tile;
     }
+    if (nn && no) stride = stage_keys(b, newer, nn, &staged);
     uint32_t gone = 0;  // older entries combined into a newer one so far
     for (uint32_t base = 0; base < no; base += b.width) {
       const uint32_t j = base + b.thread;
       uint32_t pos = 0, dup = 0;
-      if (j < no) {
-        pos = lower_bound(newer, nn, older[j].key);
-        dup = pos < nn && newer[pos].key == older[j].key;
+      gq::HeapEntry e{};
+      if (j < no && nn) {
+        e = older[j];
+        pos = lower_bound(b, keys, staged, stride, newer, nn, e.key);
+        dup = pos < nn && (stride == 1 ? keys[pos] : newer[pos].key) == e.key;
+      } else if (j < no) {
+        e = older[j];
       }
       uint32_t tile = 0;
       const uint32_t before = b.exclusive_sum(dup, &tile);
-      if (j < no && !dup) out[j + pos - (gone + before)] = older[j];
+      if (j < no && !dup) out[j + pos - (gone + before)] = e;
       gone += tile;
     }
     b.sync();
+    b.leave(part);
     return nn + no - dups;
   }
 
+  // Dependent loads of a binary search over n entries (the cost model).
+  GQ_HD static uint32_t search_depth(uint32_t n) {
+    uint32_t steps = 0;
+    while (n) {
+      n >>= 1;
+      ++steps;
+    }
+    return steps;
+  }
+
   GQ_HD static void copy(const Block& b, const gq::HeapEntry* src, uint32_t n, gq::HeapEntry* dst) {
+    const uint32_t part = b.enter(BlockCounts::kCopy);
+    b.tally_entries(n);
     for (uint32_t j = b.thread; j < n; j += b.width) dst[j] = src[j];
     b.sync();
+    b.leave(part);
   }
 
   // The k-th smallest (1-based, k <= live entries) live entry of `list` by (priority, key): a
   // radix select, most significant byte of (priority bits, key) first. Non-negative priorities
-  // order like their bits.
+  // order like their bits. A pass is two barriers: the block fills the digit histogram; then warp
+  // 0 alone finds the digit (a warp prefix sum over its lanes' runs of bins, no block barrier),
+  // publishes it and clears the bins it read, so the histogram is zero again for the next pass.
   GQ_HD static gq::HeapEntry select(const Block& b, const gq::HeapEntry* list, uint32_t n, uint32_t k) {
     uint64_t hi = 0;  // the answer's priority bits, filled a byte a pass
     uint32_t lo = 0;  // its key
     uint32_t want = k;
     BlockScratch& s = *b.scratch;
+    const uint32_t part = b.enter(BlockCounts::kSelect);
+    b.tally_entries(12ull * n);
+    constexpr uint32_t kRun = 256 / kWarp;  // bins per lane of warp 0
+    for (uint32_t j = b.thread; j < 256; j += b.width) s.hist[j] = 0;
+    b.sync();
     for (uint32_t d = 0; d < 12; ++d) {
-      for (uint32_t j = b.thread; j < 256; j += b.width) s.hist[j] = 0;
-      b.sync();
       for (uint32_t j = b.thread; j < n; j += b.width) {
         const gq::HeapEntry& e = list[j];
         if (e.kind == gq::kHeapDelete) continue;
@@ -185,59 +388,96 @@ struct BlockBucketHeap {
         if (match) gq::fetch_add<gq::mo::relaxed>(s.hist + digit, 1u);
       }
       b.sync();
-      // The digit: the first bin whose running count reaches `want` (bin 255 if none does), found
-      // by a block prefix sum over the bins: one thread walking 256 bins cost microseconds a
-      // pass, and a select makes twelve passes.
-      uint32_t below = 0;  // entries in the bins before this chunk
-      for (uint32_t base = 0; base < 256; base += b.width) {
-        const uint32_t c = base + b.thread;
-        const uint32_t count = c < 256 ? s.hist[c] : 0u;
-        uint32_t tile = 0;
-        const uint32_t before = below + b.exclusive_sum(count, &tile);
-        if (c < 256 && (before < want || c == 0) && (want <= before + count || c == 255)) {
-          s.words[1] = c;
-          s.words[2] = want - before;
+      // The digit: the first bin whose running count reaches `want` (bin 255 if none does).
+      if (b.thread < kWarp) {
+        const uint32_t first = b.thread * kRun;
+        uint32_t run[kRun];
+        uint32_t sum = 0;
+        for (uint32_t c = 0; c < kRun; ++c) {
+          run[c] = s.hist[first + c];
+          s.hist[first + c] = 0;
+          sum += run[c];
         }
-        below += tile;
+        uint32_t before = warp_inclusive_sum(sum) - sum;  // entries in the bins before this run
+        for (uint32_t c = 0; c < kRun; ++c) {
+          const uint32_t bin = first + c;
+          if ((before < want || bin == 0) && (want <= before + run[c] || bin == 255)) {
+            s.words[1] = bin;
+            s.words[2] = want - before;
+          }
+          before += run[c];
+        }
       }
       b.sync();
       const uint32_t c = s.words[1];
       want = s.words[2];
       if (d < 8) hi |= (uint64_t)c << (56 - 8 * d);
       else lo |= c << (24 - 8 * (d - 8));
-      b.sync();  // words and hist are reused by the next pass
+      // words[1..2] are written again only after the next pass's first barrier, which every
+      // thread reaches after reading them here.
     }
+    b.leave(part);
     return gq::HeapEntry{from_bits(hi), lo, gq::kHeapUpdate};
   }
 
   // Index of the smallest (largest: `largest`) entry of list[0, n), n >= 1, by (priority, key).
+  // Each thread keeps its best entry's (priority, key, index) in registers, a warp reduces by
+  // shuffles, and every thread reduces the warps' results from shared memory: two barriers, and
+  // no device-memory loads after the scan.
   GQ_HD static uint32_t best(const Block& b, const gq::HeapEntry* list, uint32_t n, bool largest) {
     BlockScratch& s = *b.scratch;
-    uint32_t mine = 0xffffffffu;
-    for (uint32_t j = b.thread; j < n; j += b.width)
-      if (mine == 0xffffffffu || (largest ? gq::heap_less(list[mine], list[j]) : gq::heap_less(list[j], list[mine])))
-        mine = j;
-    s.red_idx[b.thread] = mine;
-    b.sync();
-    uint32_t span = 1;
-    while (span < b.width) span <<= 1;
-    for (span >>= 1; span > 0; span >>= 1) {
-      if (b.thread < span && b.thread + span < b.width) {
-        const uint32_t a = s.red_idx[b.thread], o = s.red_idx[b.thread + span];
-        if (a == 0xffffffffu || (o != 0xffffffffu && (largest ? gq::heap_less(list[a], list[o])
-                                                               : gq::heap_less(list[o], list[a]))))
-          s.red_idx[b.thread] = o;
+    const uint32_t part = b.enter(BlockCounts::kBest);
+    b.tally_entries(n);
+    constexpr uint32_t kNone = 0xffffffffu;
+    gq::HeapEntry mine{0.0, 0u, 0u};
+    uint32_t at = kNone;
+    auto better = [largest](const gq::HeapEntry& x, const gq::HeapEntry& than) {
+      return largest ? gq::heap_less(than, x) : gq::heap_less(x, than);
+    };
+    for (uint32_t j = b.thread; j < n; j += b.width) {
+      const gq::HeapEntry e = list[j];
+      if (at == kNone || better(e, mine)) {
+        mine = e;
+        at = j;
       }
-      b.sync();
     }
-    const uint32_t r = s.red_idx[0];
+    const uint32_t lane = gq::lane_id();
+    for (uint32_t off = kWarp / 2; off > 0; off >>= 1) {
+      const uint32_t src = lane ^ off;
+      const gq::HeapEntry other{from_bits(gq::shuffle(kFullWarp, to_bits(mine.prio), src)),
+                                gq::shuffle(kFullWarp, mine.key, src), 0u};
+      const uint32_t other_at = gq::shuffle(kFullWarp, at, src);
+      if (other_at != kNone && (at == kNone || better(other, mine))) {
+        mine = other;
+        at = other_at;
+      }
+    }
+    const uint32_t warp = b.thread / kWarp, warps = (b.width + kWarp - 1) / kWarp;
+    if (lane == 0) {
+      s.red_prio[warp] = mine.prio;
+      s.red_key[warp] = mine.key;
+      s.red_idx[warp] = at;
+    }
     b.sync();
-    return r;
+    at = kNone;
+    for (uint32_t w = 0; w < warps; ++w) {
+      const gq::HeapEntry e{s.red_prio[w], s.red_key[w], 0u};
+      const uint32_t idx = s.red_idx[w];
+      if (idx != kNone && (at == kNone || better(e, mine))) {
+        mine = e;
+        at = idx;
+      }
+    }
+    b.sync();  // red_* are free again
+    b.leave(part);
+    return at;
   }
 
   // Empty(S_i), as BucketHeap::empty_level.
   GQ_HD bool empty_level(const Block& b, uint32_t i) const {
+    const LevelScope counted(b, i);
     if (ns(i) == 0) return true;
+    b.tally_op(0);
     const bool deeper = deeper_nonempty(i);
     const bool can_spill = i + 1 < h.levels;
     if (can_spill && ns(i + 1) + ns(i) + nb(i) > gq::BucketHeap::s_cap(h.d, i + 1) && !empty_level(b, i + 1))
@@ -251,6 +491,8 @@ struct BlockBucketHeap {
     auto stays = [&](const gq::HeapEntry& e) {
       return e.kind != gq::kHeapDelete && (rule == kAll || (rule == kBound && !gq::heap_less(bound, e)));
     };
+    const uint32_t part = b.enter(BlockCounts::kSplit);
+    b.tally_entries(2ull * m);
     uint32_t live = 0;
     for (uint32_t base = 0; base < m; base += b.width) {
       const uint32_t j = base + b.thread;
@@ -261,8 +503,10 @@ struct BlockBucketHeap {
     if (live > gq::BucketHeap::b_cap(h.d, i)) {
       if (!can_spill) {
         b.err.raise(gq::kCapacity, gq::kSiteBucketHeap, (uint64_t)i);
+        b.leave(part);
         return false;
       }
+      b.tally_op(2);
       const gq::HeapEntry kth = select(b, merged, m, (uint32_t)gq::BucketHeap::b_cap(h.d, i));
       if (rule != kBound || gq::heap_less(kth, bound)) bound = kth;
       rule = kBound;
@@ -293,6 +537,7 @@ struct BlockBucketHeap {
       nd += tile >> 16;
     }
     set_sizes(b, i, stay, 0);
+    b.leave(part);
     if (nd) {
       const uint32_t len = merge(b, down, nd, h.signal(i + 1), ns(i + 1), merged);
       copy(b, merged, len, h.signal(i + 1));
@@ -303,7 +548,9 @@ struct BlockBucketHeap {
 
   // Fill(B_i), as BucketHeap::fill_level.
   GQ_HD bool fill_level(const Block& b, uint32_t i) const {
+    const LevelScope counted(b, i);
     if (i + 1 >= h.levels || nb(i) >= gq::BucketHeap::b_cap(h.d, i) || !deeper_nonempty(i)) return true;
+    b.tally_op(1);
     if (!empty_level(b, i + 1)) return false;
     const uint32_t need = (uint32_t)(gq::BucketHeap::b_cap(h.d, i) - nb(i));
     if (nb(i + 1) < need && deeper_nonempty(i + 1) && !fill_level(b, i + 1)) return false;
@@ -317,7 +564,10 @@ struct BlockBucketHeap {
       copy(b, B1, n1, up);
       nu = n1;
     } else {
+      b.tally_op(2);
       const gq::HeapEntry kth = select(b, B1, n1, need);
+      const uint32_t part = b.enter(BlockCounts::kSplit);
+      b.tally_entries(n1);
       for (uint32_t base = 0; base < n1; base += b.width) {
         const uint32_t j = base + b.thread;
         const bool r = j < n1 && gq::heap_less(kth, B1[j]);
@@ -331,6 +581,7 @@ struct BlockBucketHeap {
         nr += tile >> 16;
       }
       b.sync();
+      b.leave(part);
     }
     copy(b, rest, nr, B1);
     set_sizes(b, i + 1, nr, ns(i + 1));

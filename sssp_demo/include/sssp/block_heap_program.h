@@ -8,13 +8,14 @@
 
 namespace sssp {
 
-GQ_HD inline void run_block_heap_program(const Block& b, const BlockBucketHeap& heap, gq::HeapEntry* batch,
+GQ_HD inline void run_block_heap_program(const Block& b, const BlockBucketHeap& in_memory, gq::HeapEntry* batch,
                                          const uint32_t* op_type, const uint32_t* op_count, uint64_t nops,
                                          const uint32_t* keys, const double* prios, uint32_t* out_key,
                                          double* out_prio, uint8_t* out_ok) {
+  const BlockBucketHeap heap = in_memory.staged(b);
   uint64_t next = 0, extracted = 0;
   for (uint64_t k = 0; k < nops; ++k) {
-    if (!b.uniform(!b.err.raised())) return;
+    if (!b.uniform(!b.err.raised())) break;
     if (op_type[k] == 2) {
       gq::HeapEntry e{};
       const bool ok = heap.extract_min(b, &e);
@@ -30,7 +31,7 @@ GQ_HD inline void run_block_heap_program(const Block& b, const BlockBucketHeap& 
     const uint32_t n = del ? 1u : op_count[k];
     if (n > heap.h.d) {
       b.err.raise(gq::kCapacity, gq::kSiteBucketHeap, n);
-      return;
+      break;
     }
     for (uint32_t j = b.thread; j < n; j += b.width)
       batch[j] = gq::HeapEntry{del ? 0.0 : prios[next + j], keys[next + j],
@@ -39,6 +40,7 @@ GQ_HD inline void run_block_heap_program(const Block& b, const BlockBucketHeap& 
     b.sync();
     heap.bulk_update(b, batch, n);
   }
+  heap.write_back(b, in_memory.h.sizes);
 }
 
 }  // namespace sssp

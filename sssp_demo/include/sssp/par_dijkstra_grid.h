@@ -38,8 +38,11 @@ enum ParDijkstraWord : uint32_t {
   kPdWords = kCtlFirstFree + 4
 };
 
-// Keys sorted per batch in block 0's shared memory (MAX_BATCH of sssp.py).
+// Keys sorted per batch in block 0's shared memory (MAX_BATCH of sssp.py), in the words the
+// heap's merges stage their keys in (BlockScratch::keys): a batch is sorted and written out
+// before BulkUpdate runs.
 constexpr uint32_t kMaxBatch = 4096;
+static_assert(kMaxBatch <= kStageKeys, "a batch is sorted in BlockScratch::keys");
 
 struct ParDijkstraState {
   uint64_t* dist;          // [n] distance bits
@@ -49,8 +52,7 @@ struct ParDijkstraState {
   uint32_t* mark;          // [n] stamp of the round that last listed the vertex
   uint8_t* settled;        // [n]
   gq::HeapEntry* batch;    // [d]
-  uint32_t* sort_keys;     // [kMaxBatch], block 0's shared memory on the GPU
-  BlockScratch* scratch;   // block 0's shared scratch for the heap's block primitives
+  BlockScratch* scratch;   // block 0's shared scratch for the heap's block primitives and the sort
   uint64_t* stats;         // rounds, relaxations, improvements, heap updates (added to)
   uint32_t lanes, ch;
   uint64_t budget_ns;
@@ -59,14 +61,15 @@ struct ParDijkstraState {
 
 // Block-wide bitonic sort of keys[0, count) ascending (count <= kMaxBatch); pads to a power of two
 // with the largest key, which no vertex has (n < 2^31).
-GQ_HD inline void block_sort_keys(const Grid& grid, uint32_t* keys, uint32_t count) {
+GQ_HD inline void block_sort_keys(const Block& b, uint32_t* keys, uint32_t count) {
+  const uint32_t part = b.enter(BlockCounts::kSort);
   uint32_t p = 1;
   while (p < count) p <<= 1;
-  for (uint32_t i = count + grid.thread; i < p; i += grid.width) keys[i] = 0xffffffffu;
-  grid.block_sync();
+  for (uint32_t i = count + b.thread; i < p; i += b.width) keys[i] = 0xffffffffu;
+  b.sync();
   for (uint32_t k = 2; k <= p; k <<= 1)
     for (uint32_t j = k >> 1; j > 0; j >>= 1) {
-      for (uint32_t i = grid.thread; i < p; i += grid.width) {
+      for (uint32_t i = b.thread; i < p; i += b.width) {
         const uint32_t partner = i ^ j;
         if (partner > i) {
           const uint32_t a = keys[i], b = keys[partner];
@@ -76,8 +79,9 @@ GQ_HD inline void block_sort_keys(const Grid& grid, uint32_t* keys, uint32_t cou
           }
         }
       }
-      grid.block_sync();
+      b.sync();
     }
+  b.leave(part);
 }
 
 // (C), block 0: the update list into the heap, sorted batches of at most d. False on a heap error
@@ -86,13 +90,14 @@ GQ_HD inline bool hand_over_updates(const Grid& grid, const Block& b, const Bloc
                                     const ParDijkstraState& s, uint64_t& heap_updates) {
   const uint32_t nu = gq::load<gq::mo::relaxed>(grid.ctl + kPdUpdates);
   const uint32_t d = heap.h.d;
+  uint32_t* keys = s.scratch->keys;
   for (uint32_t first = 0; first < nu; first += d) {
     const uint32_t nb = nu - first < d ? nu - first : d;
-    for (uint32_t j = b.thread; j < nb; j += b.width) s.sort_keys[j] = s.updates[first + j];
+    for (uint32_t j = b.thread; j < nb; j += b.width) keys[j] = s.updates[first + j];
     b.sync();
-    block_sort_keys(grid, s.sort_keys, nb);
+    block_sort_keys(b, keys, nb);
     for (uint32_t j = b.thread; j < nb; j += b.width) {
-      const uint32_t v = s.sort_keys[j];
+      const uint32_t v = keys[j];
       s.batch[j] = gq::HeapEntry{read_distance(s.dist, v), v, gq::kHeapUpdate};
     }
     b.sync();
@@ -142,7 +147,8 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0, heap_updates = 0;
   const Block b{grid.thread, grid.width, s.scratch, nullptr, err};  // block 0's view (one-thread blocks on the CPU)
-  const BlockBucketHeap bheap{heap};
+  // Block 0 alone runs the heap, its size words in its shared memory until the run ends.
+  const BlockBucketHeap bheap = grid.block == 0 ? BlockBucketHeap{heap}.staged(b) : BlockBucketHeap{heap};
   if (grid.block == 0) {
     if (b.thread == 0) s.batch[0] = gq::HeapEntry{0.0, source, gq::kHeapUpdate};
     b.sync();
@@ -194,6 +200,7 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
     relax_round(grid, gq::load<gq::mo::relaxed>(ctl + kPdItems), round);
     if (!grid.sync()) break;
   }
+  if (grid.block == 0) bheap.write_back(b, heap.sizes);
   if (relaxations) gq::fetch_add<gq::mo::relaxed>(s.stats + 1, relaxations);  // most threads of a small run: none
   if (improvements) gq::fetch_add<gq::mo::relaxed>(s.stats + 2, improvements);
   if (grid.leader()) {
