@@ -248,6 +248,38 @@ struct BlockBucketHeap {
     return false;
   }
 
+  // Entries per thread in a tile of scan(): a tile of width * kPerThread entries costs one block
+  // prefix sum (two barriers), where one entry per thread cost one each.
+  static constexpr uint32_t kPerThread = 4;
+
+  // A stable scan of entries [0, n) with two counts per entry: count(q, j) returns entry j's
+  // (low | high << 16, each at most 1), q being j's place among this thread's kPerThread
+  // consecutive entries, so the callbacks may keep per-entry state in arrays of kPerThread;
+  // emit(q, j, lo, hi) follows the tile's prefix sum with the counts of all entries before j.
+  // `lo` and `hi` get the totals. Every thread calls it together.
+  template <class Count, class Emit>
+  GQ_HD static void scan(const Block& b, uint32_t n, uint32_t& lo, uint32_t& hi, Count count, Emit emit) {
+    lo = hi = 0;
+    for (uint32_t base = 0; base < n; base += b.width * kPerThread) {
+      const uint32_t first = base + b.thread * kPerThread;
+      uint32_t c[kPerThread], mine = 0;
+      for (uint32_t q = 0; q < kPerThread; ++q) {
+        c[q] = first + q < n ? count(q, first + q) : 0u;
+        mine += c[q];
+      }
+      uint32_t tile = 0;
+      const uint32_t before = b.exclusive_sum(mine, &tile);
+      uint32_t l = lo + (before & 0xffffu), h = hi + (before >> 16);
+      for (uint32_t q = 0; q < kPerThread; ++q) {
+        if (first + q < n) emit(q, first + q, l, h);
+        l += c[q] & 0xffffu;
+        h += c[q] >> 16;
+      }
+      lo += tile & 0xffffu;
+      hi += tile >> 16;
+    }
+  }
+
   // Stages the keys of list[0, n) in block-shared memory for the binary searches of a merge:
   // every key when they fit (stride 1), else every stride-th key (a sample that narrows each
   // search to one stride of the list). Returns the stride; `staged` gets the count. Ends with a
@@ -295,44 +327,37 @@ struct BlockBucketHeap {
     b.tally_entries(nn + no);
     const uint32_t* keys = b.scratch->keys;
     uint32_t staged = 0, stride = 1;
-    // Each thread's searches in a tile come before that tile's prefix sum, whose barriers order
-    // them before the next stage_keys overwrites the keys.
+    // The staged keys are read only in scan's count step, which comes before the tile's prefix
+    // sum: its barriers order every read before the next stage_keys overwrites them.
     if (nn && no) stride = stage_keys(b, older, no, &staged);
-    uint32_t dups = 0;  // shared keys among the entries handled so far
-    for (uint32_t base = 0; base < nn; base += b.width) {
-      const uint32_t i = base + b.thread;
-      uint32_t pos = 0, dup = 0;
-      gq::HeapEntry e{};
-      if (i < nn && no) {
-        e = newer[i];
-        pos = lower_bound(b, keys, staged, stride, older, no, e.key);
-        dup = pos < no && (stride == 1 ? keys[pos] : older[pos].key) == e.key;
-      } else if (i < nn) {
-        e = newer[i];
-      }
-      uint32_t tile = 0;
-      const uint32_t before = b.exclusive_sum(dup, &tile);
-      if (i < nn) out[i + pos - (dups + before)] = dup ? gq::BucketHeap::combine(e, older[pos]) : e;
-      dups += tile;
-    }
+    gq::HeapEntry e[kPerThread];
+    uint32_t pos[kPerThread];
+    uint8_t dup_of[kPerThread];
+    uint32_t dups = 0, unused = 0;  // shared keys
+    scan(
+        b, nn, dups, unused,
+        [&](uint32_t q, uint32_t i) {
+          e[q] = newer[i];
+          pos[q] = no ? lower_bound(b, keys, staged, stride, older, no, e[q].key) : 0u;
+          dup_of[q] = pos[q] < no && (stride == 1 ? keys[pos[q]] : older[pos[q]].key) == e[q].key;
+          return (uint32_t)dup_of[q];
+        },
+        [&](uint32_t q, uint32_t i, uint32_t dups_before, uint32_t) {
+          out[i + pos[q] - dups_before] = dup_of[q] ? gq::BucketHeap::combine(e[q], older[pos[q]]) : e[q];
+        });
     if (nn && no) stride = stage_keys(b, newer, nn, &staged);
-    uint32_t gone = 0;  // older entries combined into a newer one so far
-    for (uint32_t base = 0; base < no; base += b.width) {
-      const uint32_t j = base + b.thread;
-      uint32_t pos = 0, dup = 0;
-      gq::HeapEntry e{};
-      if (j < no && nn) {
-        e = older[j];
-        pos = lower_bound(b, keys, staged, stride, newer, nn, e.key);
-        dup = pos < nn && (stride == 1 ? keys[pos] : newer[pos].key) == e.key;
-      } else if (j < no) {
-        e = older[j];
-      }
-      uint32_t tile = 0;
-      const uint32_t before = b.exclusive_sum(dup, &tile);
-      if (j < no && !dup) out[j + pos - (gone + before)] = e;
-      gone += tile;
-    }
+    uint32_t gone = 0;  // older entries combined into a newer one
+    scan(
+        b, no, gone, unused,
+        [&](uint32_t q, uint32_t j) {
+          e[q] = older[j];
+          pos[q] = nn ? lower_bound(b, keys, staged, stride, newer, nn, e[q].key) : 0u;
+          dup_of[q] = pos[q] < nn && (stride == 1 ? keys[pos[q]] : newer[pos[q]].key) == e[q].key;
+          return (uint32_t)dup_of[q];
+        },
+        [&](uint32_t q, uint32_t j, uint32_t gone_before, uint32_t) {
+          if (!dup_of[q]) out[j + pos[q] - gone_before] = e[q];
+        });
     b.sync();
     b.leave(part);
     return nn + no - dups;
@@ -493,13 +518,10 @@ struct BlockBucketHeap {
     };
     const uint32_t part = b.enter(BlockCounts::kSplit);
     b.tally_entries(2ull * m);
-    uint32_t live = 0;
-    for (uint32_t base = 0; base < m; base += b.width) {
-      const uint32_t j = base + b.thread;
-      uint32_t tile = 0;
-      b.exclusive_sum(j < m && stays(merged[j]) ? 1u : 0u, &tile);
-      live += tile;
-    }
+    // How many stay: each thread counts its share, one block sum adds them (two barriers).
+    uint32_t mine = 0, live = 0;
+    for (uint32_t j = b.thread; j < m; j += b.width) mine += stays(merged[j]) ? 1u : 0u;
+    b.exclusive_sum(mine, &live);
     if (live > gq::BucketHeap::b_cap(h.d, i)) {
       if (!can_spill) {
         b.err.raise(gq::kCapacity, gq::kSiteBucketHeap, (uint64_t)i);
@@ -515,27 +537,27 @@ struct BlockBucketHeap {
     // key order; one prefix sum counts both (stay in the low half-word, down in the high).
     gq::HeapEntry* B = h.bucket(i);
     uint32_t stay = 0, nd = 0;
-    for (uint32_t base = 0; base < m; base += b.width) {
-      const uint32_t j = base + b.thread;
-      bool s = false, dn = false;
-      gq::HeapEntry e{};
-      if (j < m) {
-        e = merged[j];
-        s = stays(e);
-        dn = s ? (e.kind == gq::kHeapReplace && deeper) : (e.kind != gq::kHeapDelete || deeper);
-      }
-      uint32_t tile = 0;
-      const uint32_t before = b.exclusive_sum((s ? 1u : 0u) | (dn ? 1u << 16 : 0u), &tile);
-      if (s) {
-        if (dn) down[nd + (before >> 16)] = gq::HeapEntry{e.prio, e.key, gq::kHeapDelete};
-        if (e.kind == gq::kHeapReplace) e.kind = gq::kHeapUpdate;
-        B[stay + (before & 0xffffu)] = e;
-      } else if (dn) {
-        down[nd + (before >> 16)] = e;
-      }
-      stay += tile & 0xffffu;
-      nd += tile >> 16;
-    }
+    gq::HeapEntry e[kPerThread];
+    scan(
+        b, m, stay, nd,
+        [&](uint32_t q, uint32_t j) {
+          e[q] = merged[j];
+          const bool s = stays(e[q]);
+          const bool dn = s ? (e[q].kind == gq::kHeapReplace && deeper) : (e[q].kind != gq::kHeapDelete || deeper);
+          return (s ? 1u : 0u) | (dn ? 1u << 16 : 0u);
+        },
+        [&](uint32_t q, uint32_t, uint32_t stay_before, uint32_t down_before) {
+          gq::HeapEntry x = e[q];
+          const bool s = stays(x);
+          const bool dn = s ? (x.kind == gq::kHeapReplace && deeper) : (x.kind != gq::kHeapDelete || deeper);
+          if (s) {
+            if (dn) down[down_before] = gq::HeapEntry{x.prio, x.key, gq::kHeapDelete};
+            if (x.kind == gq::kHeapReplace) x.kind = gq::kHeapUpdate;
+            B[stay_before] = x;
+          } else if (dn) {
+            down[down_before] = x;
+          }
+        });
     set_sizes(b, i, stay, 0);
     b.leave(part);
     if (nd) {
@@ -568,18 +590,17 @@ struct BlockBucketHeap {
       const gq::HeapEntry kth = select(b, B1, n1, need);
       const uint32_t part = b.enter(BlockCounts::kSplit);
       b.tally_entries(n1);
-      for (uint32_t base = 0; base < n1; base += b.width) {
-        const uint32_t j = base + b.thread;
-        const bool r = j < n1 && gq::heap_less(kth, B1[j]);
-        uint32_t tile = 0;
-        const uint32_t before = b.exclusive_sum(j < n1 ? (r ? 1u << 16 : 1u) : 0u, &tile);
-        if (j < n1) {
-          if (r) rest[nr + (before >> 16)] = B1[j];
-          else up[nu + (before & 0xffffu)] = B1[j];
-        }
-        nu += tile & 0xffffu;
-        nr += tile >> 16;
-      }
+      gq::HeapEntry e[kPerThread];
+      scan(
+          b, n1, nu, nr,
+          [&](uint32_t q, uint32_t j) {
+            e[q] = B1[j];
+            return gq::heap_less(kth, e[q]) ? 1u << 16 : 1u;
+          },
+          [&](uint32_t q, uint32_t, uint32_t up_before, uint32_t rest_before) {
+            if (gq::heap_less(kth, e[q])) rest[rest_before] = e[q];
+            else up[up_before] = e[q];
+          });
       b.sync();
       b.leave(part);
     }
