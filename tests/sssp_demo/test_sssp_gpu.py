@@ -197,3 +197,16 @@ def test_plan_maze_on_the_gpu(tmp_path, capsys):
         costs[algorithm] = float(out.out.split("cost ")[1].split()[0])
         assert f"backend {backend}" in out.out
     assert len(set(costs.values())) == 1, costs
+
+
+def test_seed_dag_rounds_record(tmp_path):
+    """The per-round benchmark of parDijkstra (sssp_demo.bench.seed_dag_rounds) on a small seed
+    DAG: exact distances, one row per graph, its JSON record written."""
+    import json
+
+    from sssp_demo.bench import seed_dag_rounds
+
+    result = seed_dag_rounds(edges=(20_000,), vertices=2000, repeats=1, warmup=1, out_dir=tmp_path)
+    row, = result["rows"]
+    assert row["exact"] and row["rounds"] == 2000 and row["us_per_round"] > 0
+    assert json.loads((tmp_path / "seed-dag-rounds.json").read_text())["rows"][0]["edges"] == 20_000

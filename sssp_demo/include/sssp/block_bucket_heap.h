@@ -4,15 +4,23 @@
 // of the sequential scans:
 //   * Merge: every entry finds its place by a binary search in the other list (merge by ranks),
 //     duplicates of a key are combined, and a block prefix sum over the duplicate flags closes the
-//     gaps they leave;
+//     gaps they leave. The searched list's keys are staged in shared memory first, so a search
+//     is a chain of shared-memory loads, not of device-memory round trips;
 //   * Select: a radix select over the 96-bit order (priority bits, key), 8 bits a pass, with the
-//     digit histogram in block-shared memory (the seed sorts instead);
-//   * the splits of Empty and Fill: stable compactions by a block prefix sum;
-//   * the minimum of B_0 and the maximum of B_i: block reductions.
+//     digit histogram in block-shared memory and the digit found by warp 0 alone (the seed sorts
+//     instead);
+//   * the splits of Empty and Fill: stable compactions by a block prefix sum, kPerThread entries
+//     a thread per prefix sum;
+//   * the minimum of B_0 and the maximum of B_i: warp-shuffle reductions.
 // Every decision (sizes, which level, which rule) is computed alike by every thread from words
 // read after a block barrier, so the block takes one path through the recursion; sizes are
-// written by thread 0 and read after the next barrier. Results equal the sequential heap's entry
-// for entry (tests/sssp_demo/test_block_heap.py runs both on the same programs).
+// written by thread 0 and read after the next barrier (they live in shared memory while a block
+// runs the heap: staged()). Results equal the sequential heap's entry for entry
+// (tests/sssp_demo/test_block_heap.py runs both on the same programs).
+//
+// Where a round's time goes is counted by the CPU build (BlockCounts, sssp_demo.bench
+// round_counts): a phase between two barriers that reads device memory costs about one
+// device-memory round trip, so barriers and dependent loads are what the code above saves.
 //
 // What is not the seed's yet: one block runs every level (the seed gives each level its own
 // block, and lets levels that are not adjacent resolve at once), and the lists stay in device
