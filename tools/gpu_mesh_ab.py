@@ -38,13 +38,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from queues_cuda.files import write_json_atomically  # noqa: E402
-from queues_cuda.provenance import provenance  # noqa: E402
-from queues_cuda.queues import QUEUES  # noqa: E402
-from raytrace.build import kernel_variant  # noqa: E402
-from raytrace.cuda_render import time_first_hits  # noqa: E402
-from raytrace.render import RenderOptions, SceneArrays, render  # noqa: E402
-from raytrace.scene import load_scene  # noqa: E402
+from queues_cuda.files import write_json_atomically
+from queues_cuda.provenance import provenance
+from queues_cuda.queues import QUEUES
+from raytrace.build import kernel_variant
+from raytrace.cuda_render import time_first_hits
+from raytrace.render import RenderOptions, SceneArrays, render
+from raytrace.scene import load_scene
 
 SCENE = ROOT / "scenes" / "terrain1m.toml"
 WIDTH, HEIGHT, SPP = 1920, 1080, 4
@@ -81,58 +81,70 @@ def main(out_dir: Path) -> None:
 
     scene = load_scene(SCENE).with_image(width=WIDTH, height=HEIGHT, spp=SPP)
     scene = dataclasses.replace(scene, max_depth=0, lights=np.zeros((0, 6), np.float32))
-    glfq = QUEUES["glfq"]
     reference: list[np.ndarray] = []  # the first image rendered: every other must equal it
+
+    def measure(renderer: str, build: str) -> dict:
+        opts = RenderOptions(width=WIDTH, height=HEIGHT, spp=SPP, renderer=renderer, backend=BACKEND,
+                             mesh_build=build)
+        results = [render(scene, opts) for _ in range(WARMUP + REPEATS)][WARMUP:]
+        image = results[-1].image
+        if not reference:
+            reference.append(image)
+        mrays = [r.mrays_per_s for r in results]
+        return {"renderer": renderer, "mesh_build": build, "threads": results[-1].threads,
+                "mrays_per_s": {"median": statistics.median(mrays), "min": min(mrays), "max": max(mrays)},
+                "seconds_each": [round(r.seconds, 6) for r in results], "rays": results[-1].total_rays,
+                "identical_to_first_image": bool(np.array_equal(image.view(np.uint32), reference[0].view(np.uint32)))}
+
+    def first_hits() -> dict:
+        opts = RenderOptions(width=WIDTH, height=HEIGHT, spp=1, renderer="compaction", backend=BACKEND)
+        arrays = SceneArrays.of(scene, WIDTH, HEIGHT, mesh_build="sah", backend=BACKEND)
+        seconds = time_first_hits(arrays, opts, QUEUES["glfq"], REPEATS)
+        return {"renderer": "first hits", "mesh_build": "sah",
+                "mrays_per_s": {"median": WIDTH * HEIGHT / statistics.median(seconds) / 1e6},
+                "seconds_each": [round(x, 6) for x in seconds]}
+
+    columns = [f"{r} {b}" for r, b in CONFIGS] + ["first hits sah"]
     for name, defines in VARIANTS:
         if time.perf_counter() - started > TIME_BUDGET_S:
             record["skipped"].append(name)
             print(f"{name}: skipped (past {TIME_BUDGET_S:.0f} s)", flush=True)
             continue
-        row = {"name": name, "defines": list(defines), "configs": []}
+        row = {"name": name, "defines": list(defines), "cells": {}}
         t_variant = time.perf_counter()
         with kernel_variant(defines):
-            for renderer, build in CONFIGS:
-                opts = RenderOptions(width=WIDTH, height=HEIGHT, spp=SPP, renderer=renderer, backend=BACKEND,
-                                     mesh_build=build)
-                results = [render(scene, opts) for _ in range(WARMUP + REPEATS)][WARMUP:]
-                image = results[-1].image
-                if not reference:
-                    reference.append(image)
-                first = reference[0]
-                mrays = [r.mrays_per_s for r in results]
-                c = {"renderer": renderer, "mesh_build": build, "threads": results[-1].threads,
-                     "mrays_per_s": {"median": statistics.median(mrays), "min": min(mrays), "max": max(mrays)},
-                     "seconds_each": [round(r.seconds, 6) for r in results],
-                     "rays": results[-1].total_rays,
-                     "identical_to_first_image": bool(np.array_equal(image.view(np.uint32),
-                                                                       first.view(np.uint32)))}
-                row["configs"].append(c)
-            opts = RenderOptions(width=WIDTH, height=HEIGHT, spp=1, renderer="compaction", backend=BACKEND)
-            arrays = SceneArrays.of(scene, WIDTH, HEIGHT, mesh_build="sah", backend=BACKEND)
-            aov_s = time_first_hits(arrays, opts, glfq, REPEATS)
-            row["first_hits_sah"] = {"mrays_per_s": WIDTH * HEIGHT / statistics.median(aov_s) / 1e6,
-                                     "seconds_each": [round(s, 6) for s in aov_s]}
+            for column, job in zip(columns, [lambda r=r, b=b: measure(r, b) for r, b in CONFIGS] + [first_hits]):
+                try:  # one failing variant must not cost the others their figures
+                    row["cells"][column] = job()
+                except Exception as exc:  # recorded in the row and reported, never swallowed
+                    row["cells"][column] = {"error": f"{type(exc).__name__}: {exc}"}
+                    print(f"{name}, {column}: FAILED: {type(exc).__name__}: {exc}", flush=True)
         row["seconds"] = round(time.perf_counter() - t_variant, 1)
         record["variants"].append(row)
         save()
         print(f"{name}: done in {row['seconds']} s", flush=True)
 
-    base = {(c["renderer"], c["mesh_build"]): c["mrays_per_s"]["median"] for c in record["variants"][0]["configs"]}
-    base_aov = record["variants"][0]["first_hits_sah"]["mrays_per_s"]
-    heads = [f"{r} {b}" for r, b in CONFIGS] + ["first hits sah"]
-    print(f"\n{'variant':17s} " + " ".join(f"{h:>22s}" for h in heads) + "  same images")
+    def rate(row: dict, column: str) -> float | None:
+        return (row["cells"].get(column) or {}).get("mrays_per_s", {}).get("median")
+
+    base = {c: next((rate(r, c) for r in record["variants"] if rate(r, c)), None) for c in columns}
+    print(f"\n{'variant':17s} " + " ".join(f"{h:>22s}" for h in columns) + "  same images")
     for row in record["variants"]:
-        cells = [f"{c['mrays_per_s']['median']:8.0f} ({c['mrays_per_s']['median'] / base[(c['renderer'], c['mesh_build'])]:4.2f}x)"
-                 for c in row["configs"]]
-        aov = row["first_hits_sah"]["mrays_per_s"]
-        cells.append(f"{aov:8.0f} ({aov / base_aov:4.2f}x)")
-        same = all(c["identical_to_first_image"] for c in row["configs"])
+        cells = [f"{rate(row, c):8.0f} ({rate(row, c) / base[c]:4.2f}x)" if rate(row, c) else "FAILED" for c in columns]
+        same = all(v.get("identical_to_first_image", True) for v in row["cells"].values() if "error" not in v)
         print(f"{row['name']:17s} " + " ".join(f"{x:>22s}" for x in cells) + f"  {same}")
-    print("MRays/s, median of 5 (x: against run11's code in this run); queue = glfq; first hits = rt_aov, 1 spp")
-    same_all = all(c["identical_to_first_image"] for row in record["variants"] for c in row["configs"])
+    print("MRays/s, median of 5 (x: against the first variant that ran, run11's code); queue = glfq; "
+          "first hits = rt_aov, 1 spp, row order")
+    same_all = all(v.get("identical_to_first_image", True) for row in record["variants"] for v in row["cells"].values()
+                   if "error" not in v)
+    failed = [f"{row['name']} / {c}" for row in record["variants"] for c, v in row["cells"].items() if "error" in v]
     record["all_images_identical"] = same_all
+    record["failed"] = failed
     save()
-    print(f"every image identical across variants and renderers: {same_all}; wrote {out} ({record['elapsed_s']} s)")
+    print(f"every image identical across variants and renderers: {same_all}; failed: {failed or 'none'}; "
+          f"wrote {out} ({record['elapsed_s']} s)")
+    if failed or not same_all:
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from raytrace import mesh_accel  # noqa: E402
-from raytrace.scene import load_scene  # noqa: E402
+from raytrace import mesh_accel
+from raytrace.scene import load_scene
 
 SCENE = ROOT / "scenes" / "terrain1m.toml"
 WIDTH, HEIGHT, SPP = 1920, 1080, 4
