@@ -11,6 +11,8 @@
 #   ymc         G-WFQ-YMC alone: 1,000 histories recorded, then all its GPU tests (FIFO on 1e8 tokens)
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
+#   render-bench  gq bench render alone (GQ_RENDER_ACCELS=bvh picks the accelerations)
+#   mesh-ab     tools/gpu_mesh_ab.py: the mesh traversal variants in one run
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
@@ -44,9 +46,11 @@ stage machine 30 bash -c 'nvidia-smi --query-gpu=name,driver_version,clocks.sm,c
 cp "$OUT/machine.log" "$OUT/machine.txt"
 if want render; then
   stage kernels 60 python3 tools/gpu_kernel_report.py
-  stage render-tests 90 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace
-  for accel in bvh none; do
-    stage "render-bench-$accel" 120 python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml \
+  stage render-tests "${GQ_RENDER_TESTS_S:-300}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace
+fi
+if want render || want render-bench; then
+  for accel in ${GQ_RENDER_ACCELS:-bvh none}; do
+    stage "render-bench-$accel" "${GQ_RENDER_BENCH_S:-120}" python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml \
       --width 1920 --height 1080 --spp 4 --backend cuda --accel "$accel" \
       --json "$OUT/render-bench-$accel.json" --chart "$OUT/render-bench-$accel.png"
   done
@@ -87,7 +91,7 @@ if want wfq-fifo; then
   stage wfq-fifo 300 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
     -k "fifo_conformance and (gwfq or ymc)"
 fi
-if want new || want new-tests; then
+if want mesh-ab || want new || want new-tests || want render; then
   # trimesh is not on the device machine: its wheel travels in .whl/ (gitignored; fill it with
   # `pip download trimesh --no-deps -d .whl` and pass carry [".whl"] to the device call).
   if ! python3 -c 'import trimesh' 2>/dev/null; then
@@ -103,6 +107,10 @@ if want new; then
   # The measurements of issues 6 and 7; each tool checks its own results (LBVH against the host
   # build, conservation of every queue run, BFS depths against scipy) and stops itself in time.
   stage mesh-bench "${GQ_MESH_S:-110}" python3 tools/gpu_mesh_bench.py "$OUT"
+fi
+if want mesh-ab; then
+  # The mesh traversal variants side by side (tools/gpu_mesh_ab.py; it stops starting variants at 130 s).
+  stage mesh-ab "${GQ_MESH_AB_S:-200}" python3 tools/gpu_mesh_ab.py "$OUT"
 fi
 if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
