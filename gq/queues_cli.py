@@ -83,7 +83,7 @@ def print_not_linearizable(r: CheckReport) -> None:
     click.echo("")
     if r.not_linearizable:
         click.echo(f"{r.queue}: not linearizable, as expected for this algorithm: {r.not_linearizable} of "
-                   f"{r.histories} histories refuted.")
+                   f"{r.histories} histories refuted" + (f", {r.unknown} unknown." if r.unknown else "."))
     else:
         click.echo(f"{r.queue}: not linearizable (a property of the algorithm), although "
                    + (f"none of the {r.histories} histories recorded in this run was refuted."
