@@ -243,7 +243,8 @@ uint32_t sssp_par_dijkstra_round_counts(const int64_t* indptr, const int32_t* in
       updates += nb;
       uint32_t lg = 0;
       while ((1u << lg) < nb) ++lg;
-      sort_barriers += 1 + lg * (lg + 1) / 2;  // the padding, then one per bitonic step
+      // block_sort_keys: ranks (one barrier), or the padding and one per bitonic step.
+      sort_barriers += nb <= sssp::kRankSortMax ? 1 : 1 + lg * (lg + 1) / 2;
     }
   }
   if (err.raised() || extracted.empty()) return gq::load<gq::mo::acquire>(err_words);

@@ -42,7 +42,11 @@ enum ParDijkstraWord : uint32_t {
 // heap's merges stage their keys in (BlockScratch::keys): a batch is sorted and written out
 // before BulkUpdate runs.
 constexpr uint32_t kMaxBatch = 4096;
-static_assert(kMaxBatch <= kStageKeys, "a batch is sorted in BlockScratch::keys");
+static_assert(2 * kMaxBatch <= kStageKeys, "a batch is sorted in BlockScratch::keys (and ranked into its second half)");
+// Batches of at most this many keys are sorted by rank: each thread counts the keys below its
+// own, reading the batch from shared memory (one barrier, count reads a thread); longer ones by
+// the bitonic network (log2 p (log2 p + 1) / 2 barriers for p = count rounded up to a power of two).
+constexpr uint32_t kRankSortMax = 512;
 
 struct ParDijkstraState {
   uint64_t* dist;          // [n] distance bits
@@ -59,10 +63,24 @@ struct ParDijkstraState {
   uint32_t local_items;    // rounds of at most this many work items are relaxed by block 0 alone
 };
 
-// Block-wide bitonic sort of keys[0, count) ascending (count <= kMaxBatch); pads to a power of two
+// Block-wide sort of keys[0, count) ascending: distinct keys (a round lists a vertex once),
+// count <= kMaxBatch, keys[0, 2 kMaxBatch) the block's. Returns where the sorted keys are: ranked
+// into keys + kMaxBatch, or sorted in place by the bitonic network, which pads to a power of two
 // with the largest key, which no vertex has (n < 2^31).
-GQ_HD inline void block_sort_keys(const Block& b, uint32_t* keys, uint32_t count) {
+GQ_HD inline const uint32_t* block_sort_keys(const Block& b, uint32_t* keys, uint32_t count) {
   const uint32_t part = b.enter(BlockCounts::kSort);
+  if (count <= kRankSortMax) {
+    uint32_t* ranked = keys + kMaxBatch;
+    for (uint32_t i = b.thread; i < count; i += b.width) {
+      const uint32_t key = keys[i];
+      uint32_t rank = 0;
+      for (uint32_t j = 0; j < count; ++j) rank += keys[j] < key ? 1u : 0u;
+      ranked[rank] = key;
+    }
+    b.sync();
+    b.leave(part);
+    return ranked;
+  }
   uint32_t p = 1;
   while (p < count) p <<= 1;
   for (uint32_t i = count + b.thread; i < p; i += b.width) keys[i] = 0xffffffffu;
@@ -72,16 +90,17 @@ GQ_HD inline void block_sort_keys(const Block& b, uint32_t* keys, uint32_t count
       for (uint32_t i = b.thread; i < p; i += b.width) {
         const uint32_t partner = i ^ j;
         if (partner > i) {
-          const uint32_t a = keys[i], b = keys[partner];
-          if ((a > b) == ((i & k) == 0)) {
-            keys[i] = b;
-            keys[partner] = a;
+          const uint32_t x = keys[i], y = keys[partner];
+          if ((x > y) == ((i & k) == 0)) {
+            keys[i] = y;
+            keys[partner] = x;
           }
         }
       }
       b.sync();
     }
   b.leave(part);
+  return keys;
 }
 
 // (C), block 0: the update list into the heap, sorted batches of at most d. False on a heap error
@@ -95,9 +114,9 @@ GQ_HD inline bool hand_over_updates(const Grid& grid, const Block& b, const Bloc
     const uint32_t nb = nu - first < d ? nu - first : d;
     for (uint32_t j = b.thread; j < nb; j += b.width) keys[j] = s.updates[first + j];
     b.sync();
-    block_sort_keys(b, keys, nb);
+    const uint32_t* sorted = block_sort_keys(b, keys, nb);
     for (uint32_t j = b.thread; j < nb; j += b.width) {
-      const uint32_t v = keys[j];
+      const uint32_t v = sorted[j];
       s.batch[j] = gq::HeapEntry{read_distance(s.dist, v), v, gq::kHeapUpdate};
     }
     b.sync();
