@@ -326,21 +326,53 @@ struct BlockBucketHeap {
   }
 
   // Merge of two key-sorted lists with unique keys (newer wins a shared key, BucketHeap::combine)
-  // into `out` (distinct from both); returns its length. Each side's keys are staged in shared
-  // memory while the other side searches them, so a search costs no dependent device-memory
-  // loads while a list fits in kStageKeys. Ends with a barrier.
+  // into `out` (distinct from both); returns its length. Keys are staged in shared memory while
+  // the other side searches them, so a search costs no dependent device-memory loads: both lists
+  // at once and one scan when together they fit kStageKeys (four barriers for lists of up to
+  // width * kPerThread entries), else one side at a time, strided past kStageKeys. Ends with a
+  // barrier.
   GQ_HD static uint32_t merge(const Block& b, const gq::HeapEntry* newer, uint32_t nn, const gq::HeapEntry* older,
                               uint32_t no, gq::HeapEntry* out) {
     const uint32_t part = b.enter(BlockCounts::kMerge);
     b.tally_entries(nn + no);
-    const uint32_t* keys = b.scratch->keys;
+    uint32_t* keys = b.scratch->keys;
+    gq::HeapEntry e[kPerThread];
+    uint32_t pos[kPerThread];
+    uint8_t dup_of[kPerThread];
+    if (nn && no && nn + no <= kStageKeys) {
+      // Both lists fit: their keys side by side (older at [0, no), newer after), and one scan over
+      // newer then older, each entry searching the other list; the low counts are the newer
+      // entries that meet a key (dups), the high ones the older entries they replace.
+      for (uint32_t j = b.thread; j < no; j += b.width) keys[j] = older[j].key;
+      for (uint32_t i = b.thread; i < nn; i += b.width) keys[no + i] = newer[i].key;
+      b.sync();
+      uint32_t dups = 0, gone = 0;
+      scan(
+          b, nn + no, dups, gone,
+          [&](uint32_t q, uint32_t x) {
+            if (x < nn) {
+              e[q] = newer[x];
+              pos[q] = lower_bound(b, keys, no, 1, older, no, e[q].key);
+              dup_of[q] = pos[q] < no && keys[pos[q]] == e[q].key;
+              return dup_of[q] ? 1u : 0u;
+            }
+            e[q] = older[x - nn];
+            pos[q] = lower_bound(b, keys + no, nn, 1, newer, nn, e[q].key);
+            dup_of[q] = pos[q] < nn && keys[no + pos[q]] == e[q].key;
+            return dup_of[q] ? 1u << 16 : 0u;
+          },
+          [&](uint32_t q, uint32_t x, uint32_t dups_before, uint32_t gone_before) {
+            if (x < nn) out[x + pos[q] - dups_before] = dup_of[q] ? gq::BucketHeap::combine(e[q], older[pos[q]]) : e[q];
+            else if (!dup_of[q]) out[x - nn + pos[q] - gone_before] = e[q];
+          });
+      b.sync();
+      b.leave(part);
+      return nn + no - dups;
+    }
     uint32_t staged = 0, stride = 1;
     // The staged keys are read only in scan's count step, which comes before the tile's prefix
     // sum: its barriers order every read before the next stage_keys overwrites them.
     if (nn && no) stride = stage_keys(b, older, no, &staged);
-    gq::HeapEntry e[kPerThread];
-    uint32_t pos[kPerThread];
-    uint8_t dup_of[kPerThread];
     uint32_t dups = 0, unused = 0;  // shared keys
     scan(
         b, nn, dups, unused,
