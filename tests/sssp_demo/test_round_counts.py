@@ -2,7 +2,7 @@
 parBucketHeap's block form must extract exactly what the sequential heap extracted and leave the
 same level sizes (else the harness raises kCorrupt), and the counts must show the block form's
 contract: merges that fit kStageKeys search shared memory only (no dependent device loads),
-longer lists search one stride of device memory, a Select costs 2 barriers a pass."""
+longer lists search one stride of device memory, a radix Select costs 2 barriers a pass."""
 
 from __future__ import annotations
 

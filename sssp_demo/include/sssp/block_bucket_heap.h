@@ -432,6 +432,7 @@ struct BlockBucketHeap {
     uint32_t want = k;
     BlockScratch& s = *b.scratch;
     const uint32_t part = b.enter(BlockCounts::kSelect);
+    b.tally_op(2);
     b.tally_entries(12ull * n);
     constexpr uint32_t kRun = 256 / kWarp;  // bins per lane of warp 0
     for (uint32_t j = b.thread; j < 256; j += b.width) s.hist[j] = 0;
@@ -568,7 +569,6 @@ struct BlockBucketHeap {
         b.leave(part);
         return false;
       }
-      b.tally_op(2);
       const gq::HeapEntry kth = select(b, merged, m, (uint32_t)gq::BucketHeap::b_cap(h.d, i));
       if (rule != kBound || gq::heap_less(kth, bound)) bound = kth;
       rule = kBound;
@@ -626,8 +626,9 @@ struct BlockBucketHeap {
       copy(b, B1, n1, up);
       nu = n1;
     } else {
-      b.tally_op(2);
-      const gq::HeapEntry kth = select(b, B1, n1, need);
+      // A bucket holds no DEL, so its smallest entry is the 1st: one reduction, not 12 passes
+      // (the usual Fill(B_0) after an ExtractMin needs one entry).
+      const gq::HeapEntry kth = need == 1 ? B1[best(b, B1, n1, false)] : select(b, B1, n1, need);
       const uint32_t part = b.enter(BlockCounts::kSplit);
       b.tally_entries(n1);
       gq::HeapEntry e[kPerThread];
