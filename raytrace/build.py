@@ -25,10 +25,15 @@ CXX_FLAGS = qbuild.LIBRARY_FLAGS + ("-pthread", "-ffp-contract=off")
 NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
 
 
-@lru_cache(maxsize=None)
 def cpu_library(kind_id: int) -> ctypes.CDLL:
-    target = qbuild.compile_library(HOST_SOURCE, CXX_FLAGS + qbuild.defines_for(kind_id), "librt_cpu",
-                                    include_dirs=INCLUDE_DIRS)
+    """The CPU build for the queue kind, with the current candidate defines (kernel_variant)."""
+    return _cpu_library(kind_id, _variant)
+
+
+@lru_cache(maxsize=None)
+def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
+    flags = CXX_FLAGS + qbuild.defines_for(kind_id) + tuple(f"-D{d}" for d in defines)
+    target = qbuild.compile_library(HOST_SOURCE, flags, "librt_cpu", include_dirs=INCLUDE_DIRS)
     lib = ctypes.CDLL(str(target))
     u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
     scene = [p, u32, p, p, u32, p, p, p, p, u32, p, u32, p, u32, p, u32, u32, u32, u32, u32]  # RT_SCENE_ARGS
@@ -43,25 +48,21 @@ def cpu_library(kind_id: int) -> ctypes.CDLL:
     return lib
 
 
-# Compile-time variants of the GPU renderer ("NAME=VALUE" defines: kernels/render.cu and
-# rt/mesh_bvh.h name theirs), for the A/B of tools/gpu_mesh_ab.py only; empty means the defaults.
+# Compile-time candidates of the renderers ("NAME=VALUE" defines: rt/compaction.h names them), for
+# the A/B of tools/gpu_mesh_ab.py and the tests that check them against the default; empty means
+# the defaults.
 _variant: tuple[str, ...] = ()
 
 
 @contextmanager
 def kernel_variant(defines: tuple[str, ...]):
-    """Within the block, the GPU renderer is the build with these defines (each build cached)."""
+    """Within the block, the renderers are the builds with these defines (each build cached)."""
     global _variant
     saved, _variant = _variant, tuple(defines)
     try:
         yield
     finally:
         _variant = saved
-
-
-def mesh_arity() -> int:
-    """The triangle tree the current variant's traversal reads (rt/mesh_bvh.h RT_MESH_ARITY)."""
-    return 2 if "RT_MESH_ARITY=2" in _variant else 4
 
 
 def cuda_module(kind_id: int):

@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from queues_cuda.errors import raise_if_flagged
+from queues_cuda.errors import GQError, raise_if_flagged
 from queues_cuda.queues import QueueKind
 
 from .build import cpu_library
@@ -67,6 +67,8 @@ def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=No
     seconds = time.perf_counter() - started
     raise_if_flagged(err, f"rt_cpu_{opts.renderer}[{kind.name}]",
                      f"{opts.width}x{opts.height}, {opts.tiles[0]}x{opts.tiles[1]} tiles, {threads} threads")
+    if int(done[0]) != total:
+        raise GQError(f"internal: the {opts.renderer} renderer finished {int(done[0])} of {total} samples")
     image, nonfinite = finish(pool, opts)
     aov = None
     if opts.aov:

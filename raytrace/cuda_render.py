@@ -43,8 +43,8 @@ def _scene_args(a: SceneArrays, opts: RenderOptions) -> tuple:
 
 
 def time_first_hits(a: SceneArrays, opts: RenderOptions, kind: QueueKind, repeats: int = 5) -> list[float]:
-    """Seconds of each of `repeats` launches of rt_aov (one closest hit per pixel centre, row
-    order, no path state; after one warm-up launch), CUDA events: the traversal's speed alone."""
+    """Seconds of each of `repeats` launches of rt_aov (one closest hit per pixel centre, 8x4
+    blocks, no path state; after one warm-up launch), CUDA events: the traversal's speed alone."""
     import cupy
 
     mod = cuda_module(kind.kind_id)
@@ -85,12 +85,14 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         lengths = cupy.zeros(3, cupy.uint64)
         counts = cupy.zeros((threads, 3), cupy.uint64)
         waves = opts.spp * (a.max_depth + 1)  # no path has more segments than this
+        nexts = cupy.zeros(waves, cupy.uint64)  # each wave's fetch counter (read only under RT_WAVE_FETCH)
         start.record()
         init(_grid(min(pixels, threads)), (BLOCK,), (pool, lists[0], lengths[0:1], u32(opts.width), u32(opts.height)))
         for k in range(waves):
             wave(_grid(threads), (BLOCK,), (*args, pool, lists[k % 2], lengths[k % 3:k % 3 + 1], lists[(k + 1) % 2],
                                             lengths[(k + 1) % 3:(k + 1) % 3 + 1],
-                                            lengths[(k + 2) % 3:(k + 2) % 3 + 1], done, counts))
+                                            lengths[(k + 2) % 3:(k + 2) % 3 + 1], done, counts, u32(k == 0),
+                                            nexts[k:k + 1]))
         end.record()
     else:
         tiles_kernel = mod.get_function("rt_tiles")

@@ -11,7 +11,8 @@ Both write a binary tree, which `collapse` turns into the 4-wide tree the render
 (include/rt/bvh_collapse.h; on the GPU for the GPU's LBVH build). Every build returns the nodes
 and the triangles in leaf order; the traversal in rt/mesh_bvh.h reads both and reports the same
 closest hit whichever build made them (ties go to the lower scene row, which each triangle row
-carries). Arity 2 hands over the binary tree itself, for the traversal's A/B (RT_MESH_ARITY=2).
+carries). `binary_sah` and `binary_lbvh_cpu` hand over the binary tree before its collapse (for
+the tests of the builders and of the collapse).
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import numpy as np
 
 from queues_cuda import build as qbuild
 
-from . import build as rt_build
 from .build import INCLUDE_DIRS, PACKAGE_DIR
 
 BUILDERS = ("sah", "lbvh")
@@ -35,7 +35,7 @@ WIDE_NODE_FLOATS = 32  # 4-wide node
 TRI_FLOATS = 12
 LEAF_MAX = 4       # the SAH build's largest leaf (rt/mesh_bvh.h allows 15)
 MAX_TRIANGLES = 1 << 27  # leaf refs hold 27 bits of triangle row
-STACK = 64         # binary depth limit: rt/mesh_bvh.h kMeshStack covers both arities up to it
+STACK = 64         # binary depth limit: rt/mesh_bvh.h kMeshStack covers the 4-wide tree of it
 LEAF_BIT = 0x80000000
 LBVH_KERNEL = PACKAGE_DIR / "kernels" / "lbvh.cu"
 CXX_FLAGS = qbuild.LIBRARY_FLAGS + ("-pthread", "-ffp-contract=off")
@@ -44,11 +44,14 @@ NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
 
 @dataclass(frozen=True)
 class MeshAccel:
-    nodes: np.ndarray  # float32 [N, 32] 4-wide nodes, or [N, 16] binary ones (arity 2)
+    nodes: np.ndarray  # float32 [N, 32] 4-wide nodes; [N, 16] binary ones from binary_sah / binary_lbvh_cpu
     tris: np.ndarray   # float32 [T, 12], leaf order
     depth: int         # deepest inner level of the binary tree (root 0)
     builder: str
-    arity: int = 4
+
+    @property
+    def wide(self) -> bool:
+        return self.nodes.shape[1] == WIDE_NODE_FLOATS
 
 
 @cache
@@ -76,13 +79,12 @@ def _lbvh_library() -> ctypes.CDLL:
 
 
 @cache
-def _counts_library(defines: tuple[str, ...] = ()) -> ctypes.CDLL:
-    flags = CXX_FLAGS + tuple(f"-D{d}" for d in defines)
-    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "trace_counts.cpp", flags,
+def _counts_library() -> ctypes.CDLL:
+    lib = ctypes.CDLL(str(qbuild.compile_library(PACKAGE_DIR / "host" / "trace_counts.cpp", CXX_FLAGS,
                                                  "librt_trace_counts", include_dirs=INCLUDE_DIRS)))
     u32, p = ctypes.c_uint32, ctypes.c_void_p
     lib.rt_trace_counts.restype = None
-    lib.rt_trace_counts.argtypes = [p, u32, p, u32, p, u32, u32, u32, u32, u32, p, p, p, p, p, p, p]
+    lib.rt_trace_counts.argtypes = [p, u32, p, u32, p, u32, u32, u32, u32, u32, p, p, p, p, p]
     lib.rt_pixel_order.restype = None
     lib.rt_pixel_order.argtypes = [u32, u32, p]
     return lib
@@ -97,29 +99,24 @@ class TraceCounts:
     max_stack: np.ndarray  # uint32 [H, W]: deepest traversal stack
     t: np.ndarray          # float32 [H, W]: hit distance, 3e38 on a miss
     tri: np.ndarray        # int32 [H, W]: triangle row hit in the accel's leaf order, -1 on a miss
-    even_nodes: np.ndarray  # uint32 [H, W]: of a binary tree, fetches of even-level rows (0 for a wide one)
 
 
 def trace_counts(accel: MeshAccel | None, tris: np.ndarray, camera_basis: np.ndarray, width: int, height: int,
-                 sample: int = 0, spp: int = 1, threads: int | None = None,
-                 defines: tuple[str, ...] = ()) -> TraceCounts:
+                 sample: int = 0, spp: int = 1, threads: int | None = None) -> TraceCounts:
     """Trace sample `sample` of `spp` of every pixel's primary ray (the renderers' ray) through
-    `accel` (None: every triangle in turn, the reference), on the host, counting the work.
-    `defines` ("NAME=VALUE") build the traversal's compile-time variants (rt/mesh_bvh.h)."""
+    the 4-wide tree `accel` (None: every triangle in turn, the reference), on the host, with the
+    renderers' traversal, counting the work."""
+    if accel is not None and not accel.wide:
+        raise ValueError("the traversal reads 4-wide trees: collapse() the binary one first")
     nodes = accel.nodes if accel is not None else np.zeros((1, WIDE_NODE_FLOATS), np.float32)
     nnodes = len(accel.nodes) if accel is not None else 0
-    arity = accel.arity if accel is not None else 4
-    defines = (f"RT_MESH_ARITY={arity}",) + tuple(d for d in defines if not d.startswith("RT_MESH_ARITY="))
     rows = _check(accel.tris if accel is not None else tris)
     camera = np.ascontiguousarray(camera_basis, dtype=np.float32)
     nodes = np.ascontiguousarray(nodes, dtype=np.float32)
-    levels = node_levels(nodes) if nnodes and arity == 2 else None
-    out = [np.empty((height, width), dt) for dt in (np.uint32, np.uint32, np.uint32, np.float32, np.int32, np.uint32)]
-    _counts_library(tuple(defines)).rt_trace_counts(nodes.ctypes.data, nnodes, rows.ctypes.data, len(rows),
-                                                    camera.ctypes.data, width, height, sample, spp,
-                                                    threads or os.cpu_count() or 1,
-                                                    None if levels is None else levels.ctypes.data,
-                                                    *(a.ctypes.data for a in out))
+    out = [np.empty((height, width), dt) for dt in (np.uint32, np.uint32, np.uint32, np.float32, np.int32)]
+    _counts_library().rt_trace_counts(nodes.ctypes.data, nnodes, rows.ctypes.data, len(rows), camera.ctypes.data,
+                                      width, height, sample, spp, threads or os.cpu_count() or 1,
+                                      *(a.ctypes.data for a in out))
     return TraceCounts(*out)
 
 
@@ -172,18 +169,22 @@ def even_rows(levels, xp=np):
 
 def collapse(accel: MeshAccel, threads: int | None = None) -> MeshAccel:
     """The 4-wide tree of a binary one, on the host (the same per-node code as the GPU's)."""
-    if accel.arity == 4:
-        return accel
+    if accel.wide:
+        raise ValueError("collapse() takes a binary tree")
     binary = np.ascontiguousarray(accel.nodes, dtype=np.float32)
     levels = node_levels(binary)
     wide, count = even_rows(levels)
     out = np.zeros((int(count), WIDE_NODE_FLOATS), np.float32)
     _lbvh_library().rt_collapse4(binary.ctypes.data, len(binary), levels.ctypes.data, wide.ctypes.data,
                                  threads or os.cpu_count() or 1, out.ctypes.data)
-    return MeshAccel(out, accel.tris, accel.depth, accel.builder, 4)
+    return MeshAccel(out, accel.tris, accel.depth, accel.builder)
 
 
-def build_sah(tris: np.ndarray, arity: int | None = None) -> MeshAccel:
+def build_sah(tris: np.ndarray) -> MeshAccel:
+    return collapse(binary_sah(tris))
+
+
+def binary_sah(tris: np.ndarray) -> MeshAccel:
     tris = _check(tris)
     n = len(tris)
     nodes = np.zeros((max(n, 1), NODE_FLOATS), np.float32)
@@ -191,12 +192,7 @@ def build_sah(tris: np.ndarray, arity: int | None = None) -> MeshAccel:
     depth = np.zeros(1, np.uint32)
     count = _sah_library().rt_sah_build(tris.ctypes.data, n, LEAF_MAX, nodes.ctypes.data, perm.ctypes.data,
                                         depth.ctypes.data)
-    accel = MeshAccel(nodes[:count].copy(), tris[perm], int(depth[0]), "sah", 2)
-    return accel if _arity(arity) == 2 else collapse(accel)
-
-
-def _arity(arity: int | None) -> int:
-    return 4 if arity is None else arity
+    return MeshAccel(nodes[:count].copy(), tris[perm], int(depth[0]), "sah")
 
 
 def scene_bounds(tris: np.ndarray, xp=np) -> np.ndarray:
@@ -225,15 +221,18 @@ def _single(tris: np.ndarray, builder: str) -> MeshAccel:
     nodes[0, 3:6] += pad
     nodes.view(np.uint32)[0, 12] = LEAF_BIT | (1 << 27)
     nodes.view(np.uint32)[0, 13] = LEAF_BIT
-    return MeshAccel(nodes, tris.copy(), 0, builder, 2)
+    return MeshAccel(nodes, tris.copy(), 0, builder)
 
 
-def build_lbvh_cpu(tris: np.ndarray, threads: int | None = None, arity: int | None = None) -> MeshAccel:
+def build_lbvh_cpu(tris: np.ndarray, threads: int | None = None) -> MeshAccel:
+    return collapse(binary_lbvh_cpu(tris, threads), threads)
+
+
+def binary_lbvh_cpu(tris: np.ndarray, threads: int | None = None) -> MeshAccel:
     tris = _check(tris)
     n = len(tris)
     if n == 1:
-        single = _single(tris, "lbvh")
-        return single if _arity(arity) == 2 else collapse(single, threads)
+        return _single(tris, "lbvh")
     lib = _lbvh_library()
     scene = scene_bounds(tris)
     keys = np.empty(n, np.uint64)
@@ -246,8 +245,7 @@ def build_lbvh_cpu(tris: np.ndarray, threads: int | None = None, arity: int | No
     arrived = np.zeros(n - 1, np.uint32)
     lib.rt_lbvh_build(tris.ctypes.data, keys.ctypes.data, n, threads or os.cpu_count() or 1, out.ctypes.data,
                       nodes.ctypes.data, parent.ctypes.data, leaf_parent.ctypes.data, arrived.ctypes.data)
-    accel = MeshAccel(nodes, out, tree_depth(nodes), "lbvh", 2)
-    return accel if _arity(arity) == 2 else collapse(accel, threads)
+    return MeshAccel(nodes, out, tree_depth(nodes), "lbvh")
 
 
 @cache
@@ -265,15 +263,14 @@ def compile_lbvh_sm90(arch: str = "sm_90") -> tuple[str, int]:
 class GpuLbvh:
     """The LBVH build on the GPU over device-resident triangles; buffers are allocated once so
     that `build` (what the benchmark times) is the build alone: keys, sort, gather, nodes, refit,
-    and (arity 4) levels, their prefix sum and the collapse into the 4-wide tree."""
+    levels, their prefix sum and the collapse into the 4-wide tree."""
 
     BLOCK = 256
 
-    def __init__(self, tris_device, arity: int | None = None):
+    def __init__(self, tris_device):
         import cupy
 
         self.cp = cupy
-        self.arity = rt_build.mesh_arity() if arity is None else arity
         self.tris = tris_device
         self.n = n = int(tris_device.shape[0])
         if n < 2:
@@ -305,40 +302,39 @@ class GpuLbvh:
         self.arrived.fill(0)
         self.k_refit(self._grid(n), (self.BLOCK,), (self.out, u32(n), self.nodes, self.parent, self.leaf_parent,
                                                     self.arrived))
-        if self.arity == 4:
-            self.k_levels(self._grid(n - 1), (self.BLOCK,), (self.parent, u32(n - 1), self.levels))
-            rows, self.wide_count = even_rows(self.levels, cp)
-            self.k_collapse(self._grid(n - 1), (self.BLOCK,), (self.nodes, u32(n - 1), self.levels, rows, self.wide))
+        self.k_levels(self._grid(n - 1), (self.BLOCK,), (self.parent, u32(n - 1), self.levels))
+        rows, self.wide_count = even_rows(self.levels, cp)
+        self.k_collapse(self._grid(n - 1), (self.BLOCK,), (self.nodes, u32(n - 1), self.levels, rows, self.wide))
 
     def result(self) -> MeshAccel:
+        depth = tree_depth(self.nodes.get())
+        return MeshAccel(self.wide[:int(self.wide_count)].get(), self.out.get(), depth, "lbvh")
+
+    def binary(self) -> MeshAccel:
+        """The binary tree before the collapse (for the tests)."""
         binary = self.nodes.get()
-        depth = tree_depth(binary)
-        if self.arity == 2:
-            return MeshAccel(binary, self.out.get(), depth, "lbvh", 2)
-        return MeshAccel(self.wide[:int(self.wide_count)].get(), self.out.get(), depth, "lbvh", 4)
+        return MeshAccel(binary, self.out.get(), tree_depth(binary), "lbvh")
 
 
-def build_lbvh_gpu(tris: np.ndarray, arity: int | None = None) -> MeshAccel:
+def build_lbvh_gpu(tris: np.ndarray) -> MeshAccel:
     import cupy
 
     tris = _check(tris)
     if len(tris) == 1:
-        return build_lbvh_cpu(tris, arity=arity)
-    b = GpuLbvh(cupy.asarray(tris), arity)
+        return build_lbvh_cpu(tris)
+    b = GpuLbvh(cupy.asarray(tris))
     b.build()
     return b.result()
 
 
 def build(tris: np.ndarray, builder: str = "sah", backend: str = "cpu") -> MeshAccel:
-    """The tree `backend`'s renderer reads: 4-wide, or on the GPU what the kernel variant reads
-    (raytrace/build.py kernel_variant; the CPU build has no variants)."""
-    arity = rt_build.mesh_arity() if backend == "cuda" else 4
+    """The 4-wide tree the renderers read, built by `builder` (LBVH on `backend`'s device)."""
     if builder == "sah":
-        accel = build_sah(tris, arity)
+        accel = build_sah(tris)
     elif backend == "cuda":
-        accel = build_lbvh_gpu(tris, arity)
+        accel = build_lbvh_gpu(tris)
     else:
-        accel = build_lbvh_cpu(tris, arity=arity)
+        accel = build_lbvh_cpu(tris)
     if accel.depth >= STACK:
         raise ValueError(f"triangle BVH depth {accel.depth} exceeds the traversal stack ({STACK})")
     return accel
@@ -349,8 +345,8 @@ _CACHE: dict = {}
 
 def cached_build(tris: np.ndarray, builder: str = "sah", backend: str = "cpu") -> MeshAccel:
     """`build`, remembered while the triangle array lives (a benchmark renders one scene many
-    times; the hierarchy depends on the triangles alone, and the arity on the kernel variant)."""
-    key = (id(tris), builder, backend, rt_build.mesh_arity() if backend == "cuda" else 4)
+    times; the hierarchy depends on the triangles alone)."""
+    key = (id(tris), builder, backend)
     hit = _CACHE.get(key)
     if hit is not None and hit[0]() is tris:
         return hit[1]

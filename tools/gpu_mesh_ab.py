@@ -1,25 +1,32 @@
-"""A/B of the mesh traversal's compile-time variants on one GPU, in one device call (about 100 s):
+"""A/B of the compaction baseline's compile-time candidates on one GPU, in one device call (about 40 s):
 
     python3 tools/gpu_mesh_ab.py OUT_DIR
 
 Primary rays on scenes/terrain1m.toml (1,002,528 triangles) at 1920x1080, 4 spp, as
-`tools/gpu_mesh_bench.py` measures them (`gq bench render --rays primary`), for each variant of
-kernels/render.cu and rt/mesh_bvh.h (VARIANTS below; RT_MESH_ARITY=2 traces the binary trees,
-which raytrace/mesh_accel.py then hands over instead of their 4-wide collapse): the compaction baseline over the SAH tree
-and over the LBVH tree, the queue renderer (glfq) over the SAH tree, median of 5 renders after one
-warm-up (CUDA events), and the traversal alone: rt_aov, one closest hit per pixel centre, no path
-state (median of 5 launches).
+`tools/gpu_mesh_bench.py` measures them (`gq bench render --rays primary`), for the default build
+and each candidate of rt/compaction.h and kernels/render.cu (VARIANTS below): the compaction baseline over the SAH tree
+and over the LBVH tree, median of 5 renders after one warm-up (CUDA events). The default row also
+times the queue renderer (glfq) over the SAH tree and the traversal alone, rt_aov: one closest
+hit per pixel centre, no path state, with the path kernels' launch bound and 8x4 pixel order
+(median of 5 launches); the candidates change neither.
 
-Every image must equal the first one rendered bit for bit: the variants change the speed, never a
-pixel, and the two trees and the two renderers find the same hits; the table says so per row.
-What the counts predict (tools/mesh_trace_counts.py, before any of this ran on a GPU): a primary
-ray fetches 20.4 binary nodes (64 B) and tests 2.35 triangles (48 B) in the SAH tree, about 2,000
-instructions; at the H200's issue rate that allows over 10 G rays/s, and run 11 reached 1.47 G,
-so the traversal waits on its dependent loads. Hence, in order: 4 blocks per SM (32 warps instead
-of 16 to cover the latency) 1.3-1.6x; the 4-wide tree (10.5 fetches of 112 B instead of 20.4 of
-64 B, about 20% more instructions) 1.4-1.7x; 8x4 blocks (the slowest lane of a warp: 25.0 instead
-of 26.5 nodes, 4.3 instead of 4.7 triangles) about 1.05x; fmaf slabs (6 instead of 12 operations
-per box, one dependent step less) about 1.04x. Together about 2.2 to 3.5 G rays/s over SAH.
+Every image must equal the first one rendered bit for bit: the candidates change the speed, never
+a pixel; the table says so per row.
+
+What the counts predict (before any of this ran on a GPU). A render is 2,073,600 pixels x 4
+samples. Per sample the default moves the path state through memory and the list once: 64 B read
++ 64 B written + 4 B of list read + 4 B appended, 2 warp-wide atomics, i.e. 1.13 GB per render
+(about 0.28 ms of run 13's 3.46 ms at ~4 TB/s), in 4 waves, each ending in a tail where the SMs
+drain. The traversal reads about 10.5 x 112 B + 2.4 x 48 B = 1.29 kB per ray, mostly from cache.
+  RT_WAVE_SAMPLES=1: one wave does all 4 samples (no reflections here): state and list once per
+    pixel instead of 4 times (0.28 GB), one tail instead of 4: 1.05-1.25x.
+  RT_FIRST_WAVE_FROM_INDEX=1: the first wave reads no list and no state, and the initialisation
+    writes neither: 0.28 GB less alone (about 1.03x); with RT_WAVE_SAMPLES=1 the only state traffic
+    left is one 64 B write per pixel (0.13 GB): together 1.1-1.3x, toward rt_aov's ceiling.
+  RT_WAVE_FETCH=1: warps fetch their items from a counter instead of a static grid-stride share
+    (about 15 items per thread per wave at 4 blocks/SM on 132 SMs, whose costs vary: p95 of the
+    nodes per ray is about twice the mean); rt_aov gets the same balance from the hardware's
+    block scheduler (a full grid): 1.0-1.1x, more with RT_WAVE_SAMPLES=1 (4x fewer, 4x longer items).
 
 Writes OUT_DIR/mesh-ab.json (card, commit, command, every figure) after each variant; a variant
 that would start after TIME_BUDGET_S is skipped and named in the record.
@@ -49,22 +56,21 @@ from raytrace.scene import load_scene
 SCENE = ROOT / "scenes" / "terrain1m.toml"
 WIDTH, HEIGHT, SPP = 1920, 1080, 4
 REPEATS, WARMUP = 5, 1
-TIME_BUDGET_S = 130.0
+TIME_BUDGET_S = 90.0
 BACKEND = "cuda"
 
-# (name, defines). The first is run 11's code: the binary tree, a launch bound of 2 blocks per SM
-# (what the compiler chose unbounded: 112 registers), row order, subtract-then-multiply slabs.
-# Each next binary row adds one change; the wide rows then vary the blocks per SM of the default.
+# (name, defines, configurations): the default first; the queue renderer and rt_aov ("first
+# hits") only there, since no candidate touches them.
+ALL = [("compaction", "sah"), ("compaction", "lbvh"), ("queue", "sah"), ("first hits", "sah")]
+COMPACTION = [("compaction", "sah"), ("compaction", "lbvh")]
 VARIANTS = [
-    ("run11", ("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0")),
-    ("bin+fma", ("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1")),
-    ("bin+fma+8x4", ("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2")),
-    ("bin+fma+8x4+4/SM", ("RT_MESH_ARITY=2",)),
-    ("wide 2/SM", ("RT_MIN_BLOCKS=2",)),
-    ("wide 3/SM", ("RT_MIN_BLOCKS=3",)),
-    ("default", ()),  # 4-wide tree, fmaf slabs, 8x4 blocks, 4 blocks per SM
+    ("default", (), ALL),
+    ("wave samples", ("RT_WAVE_SAMPLES=1",), COMPACTION),
+    ("first from index", ("RT_FIRST_WAVE_FROM_INDEX=1",), COMPACTION),
+    ("fetch", ("RT_WAVE_FETCH=1",), COMPACTION),
+    ("samples+index", ("RT_WAVE_SAMPLES=1", "RT_FIRST_WAVE_FROM_INDEX=1"), COMPACTION),
+    ("all three", ("RT_WAVE_SAMPLES=1", "RT_FIRST_WAVE_FROM_INDEX=1", "RT_WAVE_FETCH=1"), COMPACTION),
 ]
-CONFIGS = [("compaction", "sah"), ("compaction", "lbvh"), ("queue", "sah")]
 
 
 def main(out_dir: Path) -> None:
@@ -104,8 +110,8 @@ def main(out_dir: Path) -> None:
                 "mrays_per_s": {"median": WIDTH * HEIGHT / statistics.median(seconds) / 1e6},
                 "seconds_each": [round(x, 6) for x in seconds]}
 
-    columns = [f"{r} {b}" for r, b in CONFIGS] + ["first hits sah"]
-    for name, defines in VARIANTS:
+    columns = [f"{r} {b}" for r, b in ALL]
+    for name, defines, configs in VARIANTS:
         if time.perf_counter() - started > TIME_BUDGET_S:
             record["skipped"].append(name)
             print(f"{name}: skipped (past {TIME_BUDGET_S:.0f} s)", flush=True)
@@ -113,7 +119,9 @@ def main(out_dir: Path) -> None:
         row = {"name": name, "defines": list(defines), "cells": {}}
         t_variant = time.perf_counter()
         with kernel_variant(defines):
-            for column, job in zip(columns, [lambda r=r, b=b: measure(r, b) for r, b in CONFIGS] + [first_hits]):
+            for r, b in configs:
+                column = f"{r} {b}"
+                job = first_hits if r == "first hits" else lambda r=r, b=b: measure(r, b)
                 try:  # one failing variant must not cost the others their figures
                     row["cells"][column] = job()
                 except Exception as exc:  # recorded in the row and reported, never swallowed
@@ -130,11 +138,12 @@ def main(out_dir: Path) -> None:
     base = {c: next((rate(r, c) for r in record["variants"] if rate(r, c)), None) for c in columns}
     print(f"\n{'variant':17s} " + " ".join(f"{h:>22s}" for h in columns) + "  same images")
     for row in record["variants"]:
-        cells = [f"{rate(row, c):8.0f} ({rate(row, c) / base[c]:4.2f}x)" if rate(row, c) else "FAILED" for c in columns]
+        cells = [f"{rate(row, c):8.0f} ({rate(row, c) / base[c]:4.2f}x)" if rate(row, c) else
+                 "FAILED" if c in row["cells"] else "-" for c in columns]
         same = all(v.get("identical_to_first_image", True) for v in row["cells"].values() if "error" not in v)
         print(f"{row['name']:17s} " + " ".join(f"{x:>22s}" for x in cells) + f"  {same}")
-    print("MRays/s, median of 5 (x: against the first variant that ran, run11's code); queue = glfq; "
-          "first hits = rt_aov, 1 spp, row order")
+    print("MRays/s, median of 5 (x: against the first variant that ran, the default); queue = glfq; "
+          "first hits = rt_aov, 1 spp, 8x4 blocks, the path kernels' launch bound")
     same_all = all(v.get("identical_to_first_image", True) for row in record["variants"] for v in row["cells"].values()
                    if "error" not in v)
     failed = [f"{row['name']} / {c}" for row in record["variants"] for c, v in row["cells"].items() if "error" in v]

@@ -13,12 +13,11 @@ extern "C" {
 
 // Sample `sample` (of `spp`) of every pixel, row order: the primary ray the renderers trace for it
 // (rt/whitted.h advance_path: stratified offset, camera direction, t > 0), against the triangles
-// alone. Per pixel: nodes, triangles, deepest stack, and the hit's t (kNoHitT on a miss) and row;
-// with `levels` (each node row's level, or null) also the fetches of even-level rows.
+// alone. Per pixel: nodes, triangles, deepest stack, and the hit's t (kNoHitT on a miss) and row.
 void rt_trace_counts(const float* mesh_nodes, uint32_t nmesh_nodes, const float* tris, uint32_t ntris,
                      const float* camera, uint32_t width, uint32_t height, uint32_t sample, uint32_t spp,
-                     uint32_t nthreads, const uint8_t* levels, uint32_t* nodes_out, uint32_t* tris_out,
-                     uint32_t* stack_out, float* t_out, int32_t* tri_out, uint32_t* even_out) {
+                     uint32_t nthreads, uint32_t* nodes_out, uint32_t* tris_out, uint32_t* stack_out, float* t_out,
+                     int32_t* tri_out) {
   const rt::MeshBvh m{mesh_nodes, tris, nmesh_nodes, ntris};
   const rt::Camera cam = rt::Camera::from(camera);
   const uint64_t pixels = (uint64_t)width * height;
@@ -31,14 +30,12 @@ void rt_trace_counts(const float* mesh_nodes, uint32_t nmesh_nodes, const float*
         const float u = ((float)(p % width) + fx) / (float)width;
         const float v = ((float)(p / width) + fy) / (float)height;
         rt::TraceCount c;
-        c.level = levels;
         const rt::TriHit h = rt::mesh_trace<false>(m, cam.eye, cam.direction(u, v), 0.0f, rt::kNoHitT, c);
         nodes_out[p] = c.nodes;
         tris_out[p] = c.tris;
         stack_out[p] = c.max_stack;
         t_out[p] = h.t;
         tri_out[p] = h.tri;
-        even_out[p] = c.even_nodes;
       }
     });
   for (auto& th : threads) th.join();

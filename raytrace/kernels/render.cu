@@ -8,37 +8,22 @@
 // wants are written as explicit fmaf, which rounds once on both builds: rt/mesh_bvh.h).
 //
 // Primary rays are handed out in 8x4 screen blocks (rt/pixel_order.h), so a warp traces a compact
-// patch. RT_ROW_ORDER=1 hands them out in row order instead: a switch for tools/gpu_mesh_bench.py's
-// A/B, which changes the speed only, never a pixel.
+// patch (run 13: 1.12x over row order for the compaction renderer).
 //
-// The two path kernels carry __launch_bounds__(256, RT_MIN_BLOCKS): the renderers launch blocks of
+// The kernels that trace carry __launch_bounds__(256, kMinBlocks): the renderers launch blocks of
 // queues_cuda.cuda_runtime.BLOCK = 256 threads, and the traversal is bound by load latency, not by
 // issue, so more resident warps hide more of it. Without the bound the compiler takes 112-122
 // registers for advance_path (2 blocks, 16 warps per SM); with 4 blocks it fits 64 registers (32
 // warps per SM), and its spills (read with nvdisasm, sm_90) sit outside the traversal loops: the
-// ray counters and path state that live across a whole trace. tools/gpu_mesh_bench.py times 2, 3
-// and 4.
+// ray counters and path state that live across a whole trace. Run 13 timed 2, 3 and 4 blocks per
+// SM over the 4-wide tree: 2,053 / 2,276 / 2,397 MRays/s (benchmarks/results/
+// 2026-11-29-h200-run13-mesh-ab.json); 4 is the most that 64 registers allow at 256 threads.
 #include <rt/compaction.h>
 #include <rt/pixel_order.h>
 #include <rt/render_args.h>
 #include <rt/tile_queues.h>
 
-#ifndef RT_MIN_BLOCKS
-#define RT_MIN_BLOCKS 4
-#endif
-#ifndef RT_ROW_ORDER
-#define RT_ROW_ORDER 0
-#endif
-
-__device__ __forceinline__ uint32_t work_pixel(uint32_t i, uint32_t width, uint32_t height) {
-#if RT_ROW_ORDER
-  (void)width;
-  (void)height;
-  return i;
-#else
-  return rt::blocked_pixel(i, width, height);
-#endif
-}
+constexpr int kMinBlocks = 4;
 
 using rt::PathState;
 using rt::RayCounts;
@@ -52,22 +37,55 @@ __device__ __forceinline__ void store_counts(uint64_t* counts, uint32_t tid, con
 
 // Fresh paths; for the compaction baseline also the first wave's list (every pixel, in work
 // order) and count. Later waves keep the order: wave_item appends a warp's survivors together.
+// With RT_FIRST_WAVE_FROM_INDEX (rt/compaction.h) the compaction baseline's first wave makes
+// both from the item index, so only the count is written here.
 extern "C" __global__ void rt_paths_init(PathState* pool, uint32_t* list, uint64_t* count, uint32_t width,
                                          uint32_t height) {
   const uint64_t pixels = (uint64_t)width * height;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   if (count && blockIdx.x == 0 && threadIdx.x == 0) *count = pixels;
+  if (RT_FIRST_WAVE_FROM_INDEX && list) return;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += stride) {
     pool[i] = rt::fresh_path();
-    if (list) list[i] = work_pixel((uint32_t)i, width, height);
+    if (list) list[i] = rt::blocked_pixel((uint32_t)i, width, height);
   }
 }
 
-// One wave of the compaction baseline, grid-stride over the wave's list. The wave also clears
-// the counter the wave after next appends to (three counters rotate; no host round trip).
-extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS)
+// Items [0, n) of a wave, each to exactly one thread of the grid. By default grid-stride: thread
+// tid takes tid, tid + stride, ... (a static share: the SM whose warps drew the slow rays finishes
+// last). Under RT_WAVE_FETCH=1, a candidate for tools/gpu_mesh_ab.py, each warp takes its next
+// items from the wave's counter `next` (zero before the wave) by one WaveFAA, as the persistent
+// threads of Aila and Laine (HPG 2009) fetch their rays: a warp that finishes early takes more,
+// and consecutive lanes still get consecutive items (the 8x4 blocks stay whole). The counter only
+// hands out indices; the list it indexes was written by an earlier launch: relaxed is enough.
+#ifndef RT_WAVE_FETCH
+#define RT_WAVE_FETCH 0
+#endif
+
+template <class Item>
+__device__ __forceinline__ void wave_items(uint64_t n, uint64_t* next, uint32_t tid, uint64_t stride, Item item) {
+#if RT_WAVE_FETCH
+  (void)tid;
+  (void)stride;
+  for (;;) {
+    const uint64_t i = gq::wave_faa<gq::mo::relaxed>(next);
+    if (i >= n) return;
+    item(i);
+  }
+#else
+  (void)next;
+  for (uint64_t i = tid; i < n; i += stride) item(i);
+#endif
+}
+
+// One wave of the compaction baseline over the wave's list. The wave also clears the counter the
+// wave after next appends to (three counters rotate; no host round trip). `first` is nonzero for
+// the render's first wave (read only under RT_FIRST_WAVE_FROM_INDEX); `next` is this wave's own
+// zeroed fetch counter (read only under RT_WAVE_FETCH).
+extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_wave(RT_SCENE_ARGS, PathState* pool, const uint32_t* in_list, const uint64_t* in_count, uint32_t* out_list,
-            uint64_t* out_count, uint64_t* clear_count, uint64_t* samples_done, uint64_t* counts) {
+            uint64_t* out_count, uint64_t* clear_count, uint64_t* samples_done, uint64_t* counts, uint32_t first,
+            uint64_t* next) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
@@ -75,7 +93,8 @@ extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS)
   const rt::WaveLists w{in_list, in_count, out_list, out_count};
   const uint64_t n = *in_count;
   RayCounts c{0, 0, 0};
-  for (uint64_t i = tid; i < n; i += stride) rt::wave_item(p, pool, w, i, samples_done, c);
+  const bool from_index = RT_FIRST_WAVE_FROM_INDEX && first;
+  wave_items(n, next, tid, stride, [&](uint64_t i) { rt::wave_item(p, pool, w, i, samples_done, c, from_index); });
   store_counts(counts, tid, c);
 }
 
@@ -99,10 +118,10 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
   const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
   const gq::ErrorFlag err{err_words};
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += step)
-    rt::seed_pixel(g, tq, work_pixel((uint32_t)i, width, height), (uint32_t)(i % threads), err);
+    rt::seed_pixel(g, tq, rt::blocked_pixel((uint32_t)i, width, height), (uint32_t)(i % threads), err);
 }
 
-extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS)
+extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t nthreads,
              uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts, uint32_t* err_words) {
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
@@ -118,10 +137,13 @@ extern "C" __global__ void __launch_bounds__(256, RT_MIN_BLOCKS)
   store_counts(counts, tid, c);
 }
 
-extern "C" __global__ void rt_aov(RT_SCENE_ARGS, float* depth, float* normal, int32_t* id, int32_t* face) {
+// First hits, one per pixel centre, with the path kernels' launch bound and pixel order: the
+// traversal alone, the ceiling the path kernels are measured against (tools/gpu_mesh_ab.py).
+extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
+    rt_aov(RT_SCENE_ARGS, float* depth, float* normal, int32_t* id, int32_t* face) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint64_t pixels = (uint64_t)width * height;
   const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += step)
-    rt::first_hit_aov(p, (uint32_t)i, depth, normal, id, face);
+    rt::first_hit_aov(p, rt::blocked_pixel((uint32_t)i, width, height), depth, normal, id, face);
 }

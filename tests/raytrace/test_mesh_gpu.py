@@ -28,16 +28,22 @@ def opts(**kw):
     return RenderOptions(**base)
 
 
-@pytest.mark.parametrize("arity", [4, 2])
 @pytest.mark.parametrize("resolution", [1, 40, 300])
-def test_gpu_lbvh_build_equals_the_host_build(resolution, arity):
-    # Arity 4: the collapse into the 4-wide tree (rt/bvh_collapse.h) runs on each side too.
+def test_gpu_lbvh_build_equals_the_host_build(resolution):
+    # Both the binary tree and its collapse into the 4-wide tree (rt/bvh_collapse.h).
     v, f = meshes.terrain((6.0, 4.0), resolution, 1.0, 9)
     rows, _ = meshes.triangle_rows(v, f, np.eye(4), 0, 0)
-    gpu, host = mesh_accel.build_lbvh_gpu(rows, arity), mesh_accel.build_lbvh_cpu(rows, arity=arity)
-    assert gpu.arity == host.arity == arity
+    gpu, host = mesh_accel.build_lbvh_gpu(rows), mesh_accel.build_lbvh_cpu(rows)
+    assert gpu.wide and host.wide
     assert np.array_equal(gpu.tris.view(np.uint32), host.tris.view(np.uint32))
     assert np.array_equal(gpu.nodes.view(np.uint32), host.nodes.view(np.uint32))
+    if len(rows) > 1:  # one triangle never reaches the GPU build
+        import cupy
+
+        b = mesh_accel.GpuLbvh(cupy.asarray(rows))
+        b.build()
+        host_binary = mesh_accel.binary_lbvh_cpu(rows)
+        assert np.array_equal(b.binary().nodes.view(np.uint32), host_binary.nodes.view(np.uint32))
 
 
 def test_gpu_lbvh_tree_gives_the_same_first_hits_as_the_sah_tree(scene):
@@ -52,6 +58,19 @@ def test_gpu_lbvh_tree_gives_the_same_first_hits_as_the_sah_tree(scene):
 def test_gpu_queue_equals_compaction_on_meshes(scene, queue):
     base = render(scene, opts())
     r = render(scene, opts(renderer="queue", queue=queue, tiles=(4, 3)))
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+    assert r.rays == base.rays
+
+
+@pytest.mark.parametrize("defines", [("RT_WAVE_SAMPLES=1",), ("RT_FIRST_WAVE_FROM_INDEX=1",), ("RT_WAVE_FETCH=1",),
+                                     ("RT_WAVE_SAMPLES=1", "RT_FIRST_WAVE_FROM_INDEX=1", "RT_WAVE_FETCH=1")],
+                         ids=["samples", "index", "fetch", "all"])
+def test_gpu_compaction_candidates_equal_the_default(scene, defines):
+    from raytrace.build import kernel_variant
+
+    base = render(scene, opts())
+    with kernel_variant(defines):
+        r = render(scene, opts())
     assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
     assert r.rays == base.rays
 

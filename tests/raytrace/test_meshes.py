@@ -80,7 +80,7 @@ def test_queue_render_equals_compaction_bit_for_bit_on_meshes(scene, queue):
 def children(accel, k):
     """(ref, lo, hi) of node k's children, binary or 4-wide (rt/mesh_bvh.h), empty slots left out."""
     nodes, bits = accel.nodes, accel.nodes.view(np.uint32)
-    if accel.arity == 2:
+    if not accel.wide:
         slots = [(int(bits[k, 12 + c]), nodes[k, 6 * c:6 * c + 3], nodes[k, 6 * c + 3:6 * c + 6]) for c in range(2)]
     else:
         slots = [(int(bits[k, 24 + j]), nodes[k, [j, 4 + j, 8 + j]], nodes[k, [12 + j, 16 + j, 20 + j]])
@@ -88,12 +88,15 @@ def children(accel, k):
     return [(ref, lo, hi) for ref, lo, hi in slots if not (ref & mesh_accel.LEAF_BIT and (ref >> 27) & 15 == 0)]
 
 
-@pytest.mark.parametrize("arity", [2, 4])
-def test_each_tree_is_a_valid_hierarchy(arity):
+@pytest.mark.parametrize("wide", [False, True])
+def test_each_tree_is_a_valid_hierarchy(wide):
+    # Binary: what the builders write; wide: its collapse (rt/bvh_collapse.h), what the renderers read.
     v, f = meshes.icosphere(3, 1.0)
     rows, _ = meshes.triangle_rows(v, f, np.eye(4), 0, 0)
-    for accel in (mesh_accel.build_lbvh_cpu(rows, threads=4, arity=arity), mesh_accel.build_sah(rows, arity=arity)):
-        assert accel.arity == arity
+    trees = ((mesh_accel.build_lbvh_cpu(rows, threads=4), mesh_accel.build_sah(rows)) if wide else
+             (mesh_accel.binary_lbvh_cpu(rows, threads=4), mesh_accel.binary_sah(rows)))
+    for accel in trees:
+        assert accel.wide == wide
         seen = np.zeros(len(rows), int)
         stack = [0]
         visited = 0
@@ -115,9 +118,9 @@ def test_each_tree_is_a_valid_hierarchy(arity):
         assert (seen == 1).all(), accel.builder
         assert visited == len(accel.nodes), f"{accel.builder}: unreachable nodes"
         assert sorted(accel.tris.view(np.uint32)[:, 9]) == list(range(len(rows)))
-        if arity == 4:  # each wide node stands for a binary node at an even level: about half of them
-            binary = len(mesh_accel.build_sah(rows, arity=2).nodes if accel.builder == "sah" else
-                         mesh_accel.build_lbvh_cpu(rows, arity=2).nodes)
+        if wide:  # each wide node stands for a binary node at an even level: about half of them
+            binary = len(mesh_accel.binary_sah(rows).nodes if accel.builder == "sah" else
+                         mesh_accel.binary_lbvh_cpu(rows).nodes)
             assert 0.3 * binary < len(accel.nodes) < 0.7 * binary
 
 

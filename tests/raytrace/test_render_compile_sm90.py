@@ -1,5 +1,5 @@
 """The renderer's kernels compile for sm_90 with no GPU present, for every queue kind, and so does
-each compile-time variant that tools/gpu_mesh_ab.py times."""
+each compile-time candidate that tools/gpu_mesh_ab.py times (rt/compaction.h, kernels/render.cu)."""
 
 import pytest
 
@@ -13,8 +13,9 @@ def test_render_kernels_compile_for_sm90(queue):
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 
 
-@pytest.mark.parametrize("defines", [("RT_MESH_ARITY=2", "RT_MIN_BLOCKS=2", "RT_ROW_ORDER=1", "RT_SLAB_FMA=0"),
-                                     ("RT_MIN_BLOCKS=3",)])
+@pytest.mark.parametrize("defines", [("RT_WAVE_SAMPLES=1",), ("RT_FIRST_WAVE_FROM_INDEX=1",), ("RT_WAVE_FETCH=1",),
+                                     ("RT_WAVE_SAMPLES=1", "RT_FIRST_WAVE_FROM_INDEX=1", "RT_WAVE_FETCH=1")],
+                         ids=["samples", "index", "fetch", "all"])
 def test_ab_variants_compile_for_sm90(defines):
     compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {defines}"

@@ -1,6 +1,6 @@
 """The host's traversal counter (host/trace_counts.cpp) and the work order of primary rays
-(rt/pixel_order.h): the counted traversal finds exactly the reference's hits, in each variant of
-the slab test, and the work order is a permutation whose warps are 8x4 screen blocks."""
+(rt/pixel_order.h): the counted traversal (the renderers' own) finds exactly the reference's hits
+in the 4-wide tree of each builder, and the work order is a permutation whose warps are 8x4 screen blocks."""
 
 from __future__ import annotations
 
@@ -45,17 +45,13 @@ def test_ragged_edges_keep_the_blocks_compact():
     assert np.all(y[width * 4:] >= 4)  # the short band comes last
 
 
-@pytest.mark.parametrize("arity", [4, 2])
-@pytest.mark.parametrize("slab_fma", [1, 0])
 @pytest.mark.parametrize("build", ["sah", "lbvh"])
-def test_counted_traversal_finds_the_reference_hits(scene, build, slab_fma, arity):
+def test_counted_traversal_finds_the_reference_hits(scene, build):
     tris = scene.triangles
     cam = scene.camera.basis(W, H)
-    defines = (f"RT_SLAB_FMA={slab_fma}",)
-    ref = mesh_accel.trace_counts(None, tris, cam, W, H, sample=1, spp=2, threads=2, defines=defines)
-    accel = mesh_accel.build_sah(tris, arity=arity) if build == "sah" else \
-        mesh_accel.build_lbvh_cpu(tris, threads=2, arity=arity)
-    got = mesh_accel.trace_counts(accel, tris, cam, W, H, sample=1, spp=2, threads=2, defines=defines)
+    ref = mesh_accel.trace_counts(None, tris, cam, W, H, sample=1, spp=2, threads=2)
+    accel = mesh_accel.build_sah(tris) if build == "sah" else mesh_accel.build_lbvh_cpu(tris, threads=2)
+    got = mesh_accel.trace_counts(accel, tris, cam, W, H, sample=1, spp=2, threads=2)
     hit = ref.tri >= 0
     assert 100 < hit.sum() < hit.size, "the view must show triangles and background"
     assert np.array_equal(got.t.view(np.uint32), ref.t.view(np.uint32))
@@ -68,25 +64,15 @@ def test_counted_traversal_finds_the_reference_hits(scene, build, slab_fma, arit
     assert np.all(ref.tris == len(tris)) and np.all(ref.nodes == 0)
     assert np.all(got.nodes >= 1)
     assert got.tris.mean() < 0.05 * len(tris)
-    if arity == 2:
-        assert got.max_stack.max() <= accel.depth + 1
-        # The root is level 0: every ray fetches it; never more even-level fetches than fetches.
-        assert np.all(got.even_nodes >= 1) and np.all(got.even_nodes <= got.nodes)
-        assert 0.3 < got.even_nodes.sum() / got.nodes.sum() < 0.7
-    else:
-        assert got.max_stack.max() <= 3 * (accel.depth // 2 + 1)
+    assert got.max_stack.max() <= 3 * (accel.depth // 2 + 1)
+    # Each wide node stands for a binary node at an even level: fewer fetches than the binary
+    # tree has levels on the way down to any leaf, and at least the root.
+    assert np.all(got.nodes[hit] >= 1) and got.nodes.mean() < len(accel.nodes)
 
 
-def test_the_wide_tree_fetches_the_binary_trees_even_levels(scene):
-    # Each wide node is a binary node at an even level, entered when the binary traversal would
-    # enter it: the wide traversal's fetches are close to the binary one's even-level fetches.
-    tris = scene.triangles
-    cam = scene.camera.basis(W, H)
-    binary = mesh_accel.trace_counts(mesh_accel.build_sah(tris, arity=2), tris, cam, W, H, threads=2)
-    wide = mesh_accel.trace_counts(mesh_accel.build_sah(tris, arity=4), tris, cam, W, H, threads=2)
-    assert np.all(wide.even_nodes == 0)
-    assert 0.8 * binary.even_nodes.sum() < wide.nodes.sum() < 1.25 * binary.even_nodes.sum()
-    assert wide.nodes.sum() < 0.7 * binary.nodes.sum()
+def test_counting_a_binary_tree_is_refused(scene):
+    with pytest.raises(ValueError, match="4-wide"):
+        mesh_accel.trace_counts(mesh_accel.binary_sah(scene.triangles), scene.triangles, scene.camera.basis(W, H), W, H)
 
 
 TERRAIN = """
@@ -112,8 +98,8 @@ material = "rock"
 def test_lbvh_on_a_flat_terrain_stays_near_the_sah_tree(tmp_path):
     # terrain1m's shape at 18,432 triangles. The Morton grid's cells are cubes (scene_bounds), so
     # the flat height axis gets no more splits than its extent earns: with a grid stretched to each
-    # axis the LBVH tree cost a ray 22.4 node fetches here against the SAH tree's 14.2; with cubes
-    # 16.3.
+    # axis the LBVH tree cost a ray 22.4 binary node fetches here against the SAH tree's 14.2; with
+    # cubes 16.3. In the 4-wide trees the renderers trace: 8.5 against 7.3.
     path = tmp_path / "terrain.toml"
     path.write_text(TERRAIN)
     scene = load_scene(path)
@@ -121,6 +107,6 @@ def test_lbvh_on_a_flat_terrain_stays_near_the_sah_tree(tmp_path):
     bounds = mesh_accel.scene_bounds(tris)
     assert bounds[3] == bounds[4] == bounds[5] > 0
     cam = scene.camera.basis(96, 54)
-    trees = {"sah": mesh_accel.build_sah(tris, arity=2), "lbvh": mesh_accel.build_lbvh_cpu(tris, threads=2, arity=2)}
+    trees = {"sah": mesh_accel.build_sah(tris), "lbvh": mesh_accel.build_lbvh_cpu(tris, threads=2)}
     nodes = {b: mesh_accel.trace_counts(t, tris, cam, 96, 54, threads=2).nodes.mean() for b, t in trees.items()}
     assert nodes["lbvh"] < 1.3 * nodes["sah"], nodes

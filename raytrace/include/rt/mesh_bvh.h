@@ -17,9 +17,6 @@
 // ref: an inner child is its node row; a leaf has kMeshLeaf set, its first triangle row in bits
 // 0..26 and its triangle count (0..15; 0 = no child) in bits 27..30.
 //
-// RT_MESH_ARITY (default 4) says which tree the traversal reads; 2 traces the binary tree itself
-// (the A/B of tools/gpu_mesh_ab.py; raytrace/mesh_accel.py then hands over the binary tree).
-//
 // Closest hit: the least t, ties to the least scene row (rt/triangle.h), which is what a loop
 // over all triangles reports, whatever order the builder left the leaves in. A pending node is
 // skipped only when it starts strictly beyond the best hit.
@@ -28,21 +25,16 @@
 
 namespace rt {
 
-#ifndef RT_MESH_ARITY
-#define RT_MESH_ARITY 4
-#endif
-static_assert(RT_MESH_ARITY == 2 || RT_MESH_ARITY == 4, "the traversal reads binary or 4-wide trees");
-
 constexpr uint32_t kMeshLeaf = 0x80000000u;
-constexpr int kMeshNodeFloats = 16;  // binary node
+constexpr int kMeshNodeFloats = 16;  // binary node (the builders' output, collapsed before tracing)
 constexpr int kWideNodeFloats = 32;  // 4-wide node
 constexpr int kWideReadFloats = 28;  // what the traversal reads of it: boxes and refs
 constexpr int kWideArity = 4;
 constexpr int kMeshLeafMax = 15;
 // The builders accept binary trees of depth (deepest inner level) <= 63 (raytrace/mesh_accel.py).
-// A binary traversal holds at most one pending node per level; a 4-wide one at most three per
-// wide level, and a wide level is two binary ones: 3 * 32 = 96.
-constexpr int kMeshStack = RT_MESH_ARITY == 2 ? 64 : 96;
+// The 4-wide traversal holds at most three pending nodes per wide level, and a wide level is two
+// binary ones: 3 * 32 = 96.
+constexpr int kMeshStack = 96;
 
 GQ_HD GQ_INLINE uint32_t mesh_leaf_ref(uint32_t first, uint32_t count) { return kMeshLeaf | (count << 27) | first; }
 GQ_HD GQ_INLINE uint32_t leaf_first(uint32_t ref) { return ref & 0x07FFFFFFu; }
@@ -89,49 +81,27 @@ struct TriHit {
 // Per-ray constants of the slab test: inv = 1 / d and oi = -o * inv, so that each slab distance
 // (b - o) / d is one fused multiply-add, fmaf(b, inv, oi): one rounding on both builds (CUDA's
 // fmaf and libm's are exact), one dependent operation instead of two on the traversal's critical
-// path, 6 instead of 12 per child box. RT_SLAB_FMA=0 keeps the subtract-then-multiply form (an
-// A/B switch of tools/gpu_mesh_bench.py). Either form rounds within a few ulps of the exact
-// distance, which kBoxPad covers. A zero direction component makes inv infinite and every
-// distance on that axis NaN (inf - inf, or 0 * inf); fminf/fmaxf drop NaN operands, so that axis
+// path, 6 instead of 12 per child box (on the H200 no slower than subtract-then-multiply: run 13,
+// benchmarks/results/2026-11-29-h200-run13-mesh-ab.json). It rounds within a few ulps of the
+// exact distance, which kBoxPad covers. A zero direction component makes inv infinite and some
+// distances on that axis NaN (0 * inf, or inf - inf); fminf/fmaxf drop NaN operands, so that axis
 // simply stops pruning: the test stays conservative.
-#ifndef RT_SLAB_FMA
-#define RT_SLAB_FMA 1
-#endif
-
 struct SlabRay {
-  Vec3 o, inv, oi;
+  Vec3 inv, oi;
 };
 
 GQ_HD GQ_INLINE SlabRay slab_ray(Vec3 o, Vec3 d) {
   const Vec3 inv = vec3(1.0f / d.x, 1.0f / d.y, 1.0f / d.z);
-  return SlabRay{o, inv, vec3(-o.x * inv.x, -o.y * inv.y, -o.z * inv.z)};
+  return SlabRay{inv, vec3(-o.x * inv.x, -o.y * inv.y, -o.z * inv.z)};
 }
 
-GQ_HD GQ_INLINE float slab(float b, float o, float inv, float oi) {
-#if RT_SLAB_FMA
-  (void)o;
-  return fmaf(b, inv, oi);
-#else
-  (void)oi;
-  return (b - o) * inv;
-#endif
-}
-
-// Entry distance into the box lo = b[0..2], hi = b[3..5], or kNoHitT when it misses in [0, tmax].
-GQ_HD GQ_INLINE float enter_child(const float* b, const SlabRay& s, float tmax) {
-  const float tx0 = slab(b[0], s.o.x, s.inv.x, s.oi.x), tx1 = slab(b[3], s.o.x, s.inv.x, s.oi.x);
-  const float ty0 = slab(b[1], s.o.y, s.inv.y, s.oi.y), ty1 = slab(b[4], s.o.y, s.inv.y, s.oi.y);
-  const float tz0 = slab(b[2], s.o.z, s.inv.z, s.oi.z), tz1 = slab(b[5], s.o.z, s.inv.z, s.oi.z);
-  const float tnear = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), 0.0f));
-  const float tfar = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
-  return tnear <= tfar ? tnear : kNoHitT;
-}
+GQ_HD GQ_INLINE float slab(float b, float inv, float oi) { return fmaf(b, inv, oi); }
 
 // Entry distance into child k of a wide node (fields side by side: rt/mesh_bvh.h's header).
 GQ_HD GQ_INLINE float enter_wide(const float* n, int k, const SlabRay& s, float tmax) {
-  const float tx0 = slab(n[k], s.o.x, s.inv.x, s.oi.x), tx1 = slab(n[12 + k], s.o.x, s.inv.x, s.oi.x);
-  const float ty0 = slab(n[4 + k], s.o.y, s.inv.y, s.oi.y), ty1 = slab(n[16 + k], s.o.y, s.inv.y, s.oi.y);
-  const float tz0 = slab(n[8 + k], s.o.z, s.inv.z, s.oi.z), tz1 = slab(n[20 + k], s.o.z, s.inv.z, s.oi.z);
+  const float tx0 = slab(n[k], s.inv.x, s.oi.x), tx1 = slab(n[12 + k], s.inv.x, s.oi.x);
+  const float ty0 = slab(n[4 + k], s.inv.y, s.oi.y), ty1 = slab(n[16 + k], s.inv.y, s.oi.y);
+  const float tz0 = slab(n[8 + k], s.inv.z, s.oi.z), tz1 = slab(n[20 + k], s.inv.z, s.oi.z);
   const float tnear = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), 0.0f));
   const float tfar = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
   return tnear <= tfar ? tnear : kNoHitT;
@@ -174,15 +144,8 @@ struct NoTraceCount {
   GQ_HD GQ_INLINE void stack(int) {}
 };
 struct TraceCount {
-  // Optional: each node row's level (root 0). The fetches of even-level rows are what a 4-wide
-  // tree collapsed from this one (each node adopting its grandchildren) would fetch, about.
-  const uint8_t* level = nullptr;
   uint32_t nodes = 0, tris = 0, max_stack = 0;  // node rows fetched, triangles tested, deepest stack
-  uint32_t even_nodes = 0;
-  GQ_HD GQ_INLINE void node(uint32_t row) {
-    ++nodes;
-    if (level && level[row] % 2 == 0) ++even_nodes;
-  }
+  GQ_HD GQ_INLINE void node(uint32_t) { ++nodes; }
   GQ_HD GQ_INLINE void tri() { ++tris; }
   GQ_HD GQ_INLINE void stack(int sp) { max_stack = (uint32_t)sp > max_stack ? (uint32_t)sp : max_stack; }
 };
@@ -221,7 +184,6 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
   float entry[kMeshStack];
   int sp = 0;
   uint32_t node = 0;
-#if RT_MESH_ARITY == 4
   for (;;) {
     float n[kWideReadFloats];
     count.node(node);
@@ -261,38 +223,6 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
       node = c[0];
       continue;
     }
-    for (;;) {
-      if (sp == 0) return h;
-      --sp;
-      if (entry[sp] <= h.t) break;
-    }
-    node = stack[sp];
-  }
-#else
-  for (;;) {
-    float n[kMeshNodeFloats];
-    count.node(node);
-    load_words(m.nodes + (uint64_t)node * kMeshNodeFloats, n, kMeshNodeFloats / 4);
-    float ta = enter_child(n, sr, h.t), tb = enter_child(n + 6, sr, h.t);
-    const uint32_t ra = word_of(n[12]), rb = word_of(n[13]);
-    if (ta < kNoHitT && (ra & kMeshLeaf)) {
-      if (mesh_leaf<kAny>(m, r, ra, tmin, h, count)) return h;
-      ta = kNoHitT;
-    }
-    if (tb < kNoHitT && (rb & kMeshLeaf)) {
-      if (mesh_leaf<kAny>(m, r, rb, tmin, h, count)) return h;
-      tb = kNoHitT;
-    }
-    if (ta < kNoHitT && tb < kNoHitT) {
-      const bool a_first = ta <= tb;
-      stack[sp] = a_first ? rb : ra;  // the farther child waits
-      entry[sp++] = a_first ? tb : ta;
-      count.stack(sp);
-      node = a_first ? ra : rb;
-      continue;
-    }
-    if (ta < kNoHitT) { node = ra; continue; }
-    if (tb < kNoHitT) { node = rb; continue; }
     // The next pending node that may still hold a hit at or before the best one (its box was
     // entered at `entry` before the best hit shrank).
     for (;;) {
@@ -302,7 +232,6 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
     }
     node = stack[sp];
   }
-#endif
 }
 
 template <bool kAny>
