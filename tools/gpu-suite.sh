@@ -16,6 +16,10 @@
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
+#   fifo        FIFO conformance, >1e8 tokens (GQ_FIFO_QUEUES="glfq or gwfq" picks queues)
+#   bench-tests the GPU tests of `gq bench queues`
+#   broker      the Broker Queue's GPU tests
+#   sssp-rounds parDijkstra's us per round on the seed DAG (1 M, 10 M edges), then the sssp GPU tests
 #   sssp-probe  parDijkstra on the seed DAG at 1 M and 10 M edges (time per round)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
@@ -75,6 +79,18 @@ if want ymc; then
   stage ymc-tests "${GQ_YMC_S:-270}" python3 -m pytest -v -s -m gpu -p no:cacheprovider \
     tests/queues_cuda/test_gpu_queues.py -k ymc
 fi
+if want fifo; then
+  # FIFO conformance on >1e8 tokens per queue (GQ_FIFO_QUEUES: a pytest -k expression of queue names).
+  stage fifo "${GQ_FIFO_S:-200}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
+    -k "fifo_conformance and (${GQ_FIFO_QUEUES:-glfq or gwfq or ymc})"
+fi
+if want bench-tests; then
+  stage bench-tests "${GQ_BENCH_TESTS_S:-100}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_bench_queues.py
+fi
+if want broker; then
+  # The Broker Queue (not linearizable): FIFO tokens, and its histories' refutations recorded.
+  stage broker-tests "${GQ_BROKER_S:-200}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py -k broker
+fi
 if want wfq-fifo; then
   # Why G-WFQ's split runs are slow (22 s for 2e7 tokens at 2^14 threads, G-LFQ 0.03 s): the same
   # run with the slow path and the helping switched off one at a time, counters on.
@@ -117,6 +133,13 @@ if want new || want queue-bench; then
 fi
 if want new; then
   stage bfs-bench "${GQ_BFS_S:-170}" python3 tools/gpu_bfs_bench.py "$OUT"
+fi
+if want sssp-rounds; then
+  # parDijkstra's microseconds per round on the seed DAG (CUDA events, median of 3, exact against
+  # the closed form), then its GPU tests.
+  stage sssp-rounds 80 python3 -c "import os; from sssp_demo.bench import seed_dag_rounds; \
+seed_dag_rounds(edges=(1_000_000, 10_000_000), repeats=3, warmup=1, out_dir=os.environ['GQ_RESULTS_DIR'])"
+  stage sssp-gpu-tests "${GQ_SSSP_TESTS_S:-100}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo/test_sssp_gpu.py
 fi
 if want sssp-probe; then
   # parDijkstra's time per round on the seed DAG at two sizes (run 8: 80 us at 1 M edges, 300 us at 10 M).
