@@ -63,9 +63,11 @@ def test_gpu_queue_equals_compaction_on_meshes(scene, queue):
 
 
 @pytest.mark.parametrize("defines", [("RT_WAVE_SAMPLES=1",), ("RT_FIRST_WAVE_FROM_INDEX=1",), ("RT_WAVE_FETCH=1",),
-                                     ("RT_WAVE_SAMPLES=1", "RT_FIRST_WAVE_FROM_INDEX=1", "RT_WAVE_FETCH=1")],
-                         ids=["samples", "index", "fetch", "all"])
-def test_gpu_compaction_candidates_equal_the_default(scene, defines):
+                                     ("RT_POSTPONE_LEAVES=1",),
+                                     ("RT_WAVE_SAMPLES=1", "RT_FIRST_WAVE_FROM_INDEX=1", "RT_WAVE_FETCH=1",
+                                      "RT_POSTPONE_LEAVES=1")],
+                         ids=["samples", "index", "fetch", "postpone", "all"])
+def test_gpu_candidates_equal_the_default(scene, defines):
     from raytrace.build import kernel_variant
 
     base = render(scene, opts())
