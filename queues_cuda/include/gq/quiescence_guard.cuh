@@ -10,10 +10,11 @@
 // Every operation that may move an index between the rings runs inside enter()/exit() on one of
 // kShards words. A shard word is {epoch:32 | active:32}: enter adds 2^32 + 1, exit adds 2^32 - 1,
 // so the word strictly grows on every change and `active` counts operations inside. A would-be
-// FULL answer sums all shards (collect 1), reads fq's Threshold, sums them again (collect 2). If no
-// operation was active and nothing changed between the collects, no index was in transit and no
-// ring was touched in between, so at the Threshold read fq was empty and all n indices were in
-// aq: the queue held n elements, and the FULL answer linearizes there.
+// FULL answer sums all shards (collect 1), observes fq empty (observed_empty: Threshold spent, or
+// Tail <= Head), sums them again (collect 2). If no operation was active and nothing changed
+// between the collects, no index was in transit and no ring was touched in between, so at that
+// observation fq was empty and all n indices were in aq: the queue held n elements, and the FULL
+// answer linearizes there.
 //
 // Cost: one warp-aggregated fetch-add on entry and one on exit, on a shard shared by few warps.
 #pragma once

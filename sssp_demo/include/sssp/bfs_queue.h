@@ -6,13 +6,11 @@
 // neighbour expansion is bfs_levels.h's.
 //
 // Why EMPTY ends a thread's level: nobody enqueues into the queue being drained during its level,
-// so a linearizable EMPTY answer means every element has been taken. A thread first asks the
-// poller's hint looks_empty() (where the queue has one): a failed dequeue on an sCQ ring takes a
-// ticket, burns a slot and spends Threshold, and a hundred thousand threads meeting an empty ring
-// at every level's end would make the next level's enqueuers step over all those slots. With no
-// enqueuer running, the hint only says "empty" once every element has a dequeuer; the leader
-// still checks after each level that the dequeues counted equal the enqueues (else kCorrupt:
-// an element was lost, never a silently wrong depth).
+// so a linearizable EMPTY answer means every element has been taken. An EMPTY answer takes no
+// ticket (ScqRing::observed_empty), so a hundred thousand threads meeting an empty ring at every
+// level's end leave its slots alone for the next level's enqueuers. The leader still checks after
+// each level that the dequeues counted equal the enqueues (else kCorrupt: an element was lost,
+// never a silently wrong depth).
 //
 // A queue holds at most one frontier; `capacity` (<= the queue kind's limit) bounds it. A full
 // queue ends the kernel with kCapacity at kSiteFrontier (detail: the level).
@@ -21,12 +19,6 @@
 #include "bfs_levels.h"
 
 namespace sssp {
-
-// A queue kind without the poller's hint is always worth a try_dequeue.
-template <class Q>
-GQ_HD GQ_INLINE auto bfs_looks_empty(const Q& q, int) -> decltype(q.looks_empty()) { return q.looks_empty(); }
-template <class Q>
-GQ_HD GQ_INLINE bool bfs_looks_empty(const Q&, long) { return false; }
 
 struct BfsQueues {
   uint64_t* base[2];  // two queues of gq::Queue::words(capacity, threads) words, initialised
@@ -65,7 +57,7 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
       uint32_t u = 0;
       bool got = false;
       if (!done) {
-        got = !bfs_looks_empty(cur, 0) && cur.try_dequeue(&u, tid, err);
+        got = cur.try_dequeue(&u, tid, err);
         done = !got;
       }
       if (!gq::ballot(kFullWarp, got)) break;
