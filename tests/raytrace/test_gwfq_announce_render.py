@@ -2,8 +2,8 @@
 equal the compaction baseline bit for bit with the announce path forced (CPU: patience 0, announce
 after one lost CAS, 64 oversubscribed workers), and on the GPU with it on (the default) and off.
 
-The GPU test also prints seconds per render for both builds at the bench's setting (1920x1080,
-4 spp, 8x8 tiles): the before/after of the announce word. With GQ_ANNOUNCE_JSON=PATH it writes
+The GPU test also prints seconds per render for both builds at the bench's setting (spheres100,
+1920x1080, 4 spp, 8x8 tiles): the before/after of the announce word. With GQ_ANNOUNCE_JSON=PATH it writes
 them there as JSON."""
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ def test_cpu_forced_announce_equals_compaction(scene):
 def test_gpu_announce_on_and_off_equal_compaction_with_times():
     w, h, spp, runs = 1920, 1080, 4, 3
     out = {}
-    for scene in ("spheres100", "cornell"):
+    for scene in ("spheres100",):
         base = render_case(scene, w, h, spp, renderer="compaction", backend="cuda")
         for label, defines in (("announce off", ("GQ_WFQ_ANNOUNCE_AFTER=0",)), ("announce on (default)", ())):
             seconds = []
