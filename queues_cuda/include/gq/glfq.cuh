@@ -114,10 +114,10 @@ struct Glfq {
   }
 
   // An empty aq answers before the guard (ScqRing::observed_empty: no ticket, no write), so a
-  // poller of an empty queue costs three loads. The guard only has to cover index transit between
+  // poller of an empty queue costs six loads. The guard only has to cover index transit between
   // the rings, and an EMPTY answer moves no index.
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
-    if (aq.observed_empty()) return false;
+    if (aq.looks_empty() && aq.observed_empty()) return false;
     const StatRow stat{stats, tid};
     guard.enter(tid);
     const uint32_t i = aq.dequeue(err, stat);

@@ -513,9 +513,14 @@ struct Ymc {
     const uint64_t h = load<mo::seq_cst>(head());
     return (int64_t)(load<mo::seq_cst>(tail()) - h) <= 0;
   }
+  // The same test on relaxed reads, as a gate for the seq_cst one (ScqRing::looks_empty says why).
+  GQ_HD bool looks_empty() const {
+    const uint64_t h = load<mo::relaxed>(head());
+    return (int64_t)(load<mo::relaxed>(tail()) - h) <= 0;
+  }
 
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
-    if (observed_empty()) return false;
+    if (looks_empty() && observed_empty()) return false;
     uint64_t v = kTopV, i = 0;
     stat_begin(stats, tid);
     for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE && v == kTopV; ++attempt) {
