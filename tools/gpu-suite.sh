@@ -11,7 +11,8 @@
 #   ymc         G-WFQ-YMC alone: 1,000 histories recorded, then all its GPU tests (FIFO on 1e8 tokens)
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
-#   render-bench  gq bench render alone (GQ_RENDER_ACCELS=bvh picks the accelerations)
+#   render-tests  the renderer's GPU tests alone
+#   render-bench  gq bench render alone (GQ_RENDER_QUEUES=glfq,ymc, GQ_RENDER_ACCELS=bvh pick)
 #   mesh-ab     tools/gpu_mesh_ab.py: the mesh traversal variants in one run
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
@@ -50,12 +51,14 @@ stage machine 30 bash -c 'nvidia-smi --query-gpu=name,driver_version,clocks.sm,c
 cp "$OUT/machine.log" "$OUT/machine.txt"
 if want render; then
   stage kernels 60 python3 tools/gpu_kernel_report.py
+fi
+if want render || want render-tests; then
   stage render-tests "${GQ_RENDER_TESTS_S:-300}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace
 fi
 if want render || want render-bench; then
   for accel in ${GQ_RENDER_ACCELS:-bvh none}; do
     stage "render-bench-$accel" "${GQ_RENDER_BENCH_S:-120}" python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml \
-      --width 1920 --height 1080 --spp 4 --backend cuda --accel "$accel" \
+      --width 1920 --height 1080 --spp 4 --backend cuda --accel "$accel" --queue "${GQ_RENDER_QUEUES:-glfq,sfq,gwfq,ymc}" \
       --json "$OUT/render-bench-$accel.json" --chart "$OUT/render-bench-$accel.png"
   done
 fi
@@ -125,8 +128,8 @@ if want new; then
   stage mesh-bench "${GQ_MESH_S:-110}" python3 tools/gpu_mesh_bench.py "$OUT"
 fi
 if want mesh-ab; then
-  # The mesh traversal variants side by side (tools/gpu_mesh_ab.py; it stops starting variants at 130 s).
-  stage mesh-ab "${GQ_MESH_AB_S:-200}" python3 tools/gpu_mesh_ab.py "$OUT"
+  # The mesh traversal variants side by side (tools/gpu_mesh_ab.py; it starts no variant after 90 s).
+  stage mesh-ab "${GQ_MESH_AB_S:-150}" python3 tools/gpu_mesh_ab.py "$OUT"
 fi
 if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
@@ -139,7 +142,8 @@ if want sssp-rounds; then
   # the closed form), then its GPU tests.
   stage sssp-rounds 80 python3 -c "import os; from sssp_demo.bench import seed_dag_rounds; \
 seed_dag_rounds(edges=(1_000_000, 10_000_000), repeats=3, warmup=1, out_dir=os.environ['GQ_RESULTS_DIR'])"
-  stage sssp-gpu-tests "${GQ_SSSP_TESTS_S:-100}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo/test_sssp_gpu.py
+  stage sssp-gpu-tests "${GQ_SSSP_TESTS_S:-100}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo/test_sssp_gpu.py \
+    ${GQ_SSSP_TESTS_K:+-k "$GQ_SSSP_TESTS_K"}
 fi
 if want sssp-probe; then
   # parDijkstra's time per round on the seed DAG at two sizes (run 8: 80 us at 1 M edges, 300 us at 10 M).
