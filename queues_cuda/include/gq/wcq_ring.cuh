@@ -24,16 +24,6 @@
 //               clear INC on the owner's local word (wCQ's phase-2 record, in one word)
 //   kPrivate    help_threads' own cursor: peer << 32 | operations left until the next check
 //
-// Announce word (one per ring, its own line): tid + 1 of one thread whose slow-path request is
-// pending on this ring, or 0. The round-robin cursor alone reaches a peer only after threads x D
-// of the helper's own operations (2.2 M with 135,168 GPU threads and D = 16, while a renderer's
-// thread does a few hundred), so in practice nobody helps and the owner's SlowFAA CAS on Head/Tail
-// races the fast path's stream of fetch-adds, which changes the word between the owner's read and
-// its CAS nearly every time: one operation then waits until the ring's traffic stops (seconds per
-// render). Once the owner has lost GQ_WFQ_ANNOUNCE_AFTER of those CASes it names itself in the
-// announce word, and every operation on the ring first joins the announced request (help_threads),
-// so the threads that would take fast tickets help confirm the round instead.
-//
 // Slow path (SlowFAA, Algorithm 2 / Lemma III.7): all helpers of a request agree on the next round
 // through the request's local word: the first to CAS it from the last round to {counter, INC}
 // proposes the round; the one CAS {cnt, NULL} -> {cnt + 1, owner} on Head/Tail confirms it (at
@@ -65,19 +55,6 @@
 #endif
 #ifndef GQ_WFQ_HELP_DELAY
 #define GQ_WFQ_HELP_DELAY 16
-#endif
-// Announce after: lost SlowFAA CASes on Head/Tail in one round before an owner asks every thread
-// on the ring for help through the announce word; 0 = never. On by default on the GPU, where tens
-// of thousands of threads keep the fast path's fetch-adds coming; off by default on the host,
-// where a lost CAS means a preempted owner and a few threads all joining one request only contend
-// (measured with 16-256 threads on 2 cores: 2-5x slower with patience 0). The CPU checker tests
-// the announce path by defining it (tests/queues_cuda/test_gwfq_announce.py).
-#ifndef GQ_WFQ_ANNOUNCE_AFTER
-#if GQ_DEVICE_BUILD
-#define GQ_WFQ_ANNOUNCE_AFTER 4
-#else
-#define GQ_WFQ_ANNOUNCE_AFTER 0
-#endif
 #endif
 #ifndef GQ_WFQ_MAX_THREADS
 #define GQ_WFQ_MAX_THREADS 524287
@@ -131,12 +108,10 @@ struct WcqRing {
 #endif
   static constexpr uint32_t kPatienceEnq = GQ_WFQ_PATIENCE_ENQ, kPatienceDeq = GQ_WFQ_PATIENCE_DEQ;
   static constexpr uint32_t kHelpDelay = GQ_WFQ_HELP_DELAY > 0 ? GQ_WFQ_HELP_DELAY : 1;
-  static constexpr uint32_t kAnnounceAfter = GQ_WFQ_ANNOUNCE_AFTER;
 
   // --- layout (uint64 words); each counter alone in a 128-byte line
   static constexpr uint64_t kLine = 16;
-  static constexpr uint64_t kHead = 0, kTail = kLine, kThreshold = 2 * kLine, kAnnounce = 3 * kLine,
-                            kEntries = 4 * kLine;
+  static constexpr uint64_t kHead = 0, kTail = kLine, kThreshold = 2 * kLine, kEntries = 3 * kLine;
   static constexpr uint64_t kRecordWords = 8;
   enum Field : uint64_t { kReq = 0, kLocalTail, kInitTail, kLocalHead, kInitHead, kPhase2Tail, kPhase2Head, kPrivate };
 
@@ -165,7 +140,6 @@ struct WcqRing {
   GQ_HD uint64_t* head() const { return base + kHead; }
   GQ_HD uint64_t* tail() const { return base + kTail; }
   GQ_HD uint64_t* threshold() const { return base + kThreshold; }  // holds an int64_t
-  GQ_HD uint64_t* announced() const { return base + kAnnounce; }
   GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
   GQ_HD uint64_t* rec(uint64_t tid, uint64_t field) const { return base + records_at(m) + tid * kRecordWords + field; }
   GQ_HD int64_t threshold_max() const { return (int64_t)(3 * m - 1); }
@@ -286,7 +260,6 @@ struct WcqRing {
     return !err.raised();
 #endif
     Spin spin(GQ_CLAIM_BUDGET);
-    uint32_t lost = 0;
     uint64_t g = load<mo::seq_cst>(global), cnt;
     for (;;) {
       stat_step(stats, helper);
@@ -307,11 +280,6 @@ struct WcqRing {
       const uint64_t found = cas<mo::seq_cst>(global, g, ((cnt + 1) << kOwnerBits) | (owner + 1));
       if (found == g) break;
       g = found;
-      // The fast path keeps moving the word under the owner: after kAnnounceAfter lost CASes ask
-      // every thread on the ring for help (a no-op while another request holds the announce word;
-      // tried again on each later loss). Not sooner: where the CAS is only unlucky, helpers that
-      // all contend for this request's words cost more than they save.
-      if (kAnnounceAfter != 0 && helper == owner && ++lost >= kAnnounceAfter) announce(owner);
       if (!spin.step(err, kSiteWfqSlowFaa, cnt)) return false;
     }
     if (is_head) fetch_add<mo::seq_cst>(threshold(), ~0ull);  // one Threshold step per dequeue round
@@ -405,7 +373,6 @@ struct WcqRing {
     store<mo::seq_cst>(rec(tid, kReq), req);
     do_enqueue_slow(tid, tid, req, t << 2, err);
     store<mo::seq_cst>(rec(tid, kReq), seq << 32);
-    withdraw(tid);
     return !err.raised();
   }
 
@@ -520,7 +487,6 @@ struct WcqRing {
     store<mo::seq_cst>(rec(tid, kReq), req);
     do_dequeue_slow(tid, tid, req, h << 2, err);
     store<mo::seq_cst>(rec(tid, kReq), seq << 32);
-    withdraw(tid);
     if (err.raised()) return kEmpty;
     // The request ended at the ticket in its local Head: the value is there, or the ring was empty.
     const uint64_t hf = load<mo::seq_cst>(rec(tid, kLocalHead)) >> 2;
@@ -530,52 +496,8 @@ struct WcqRing {
     return kEmpty;
   }
 
-  // --- announce: one pending request per ring that every operation joins.
-  // Called by the owner only, while its request word is published (helpers validate the request
-  // word, so an announce that outlives its request costs them one load pair and nothing else).
-  GQ_HD void announce(uint32_t tid) const {
-    if (load<mo::seq_cst>(announced()) == 0) cas<mo::seq_cst>(announced(), 0ull, (uint64_t)tid + 1);
-  }
-  // After the request word is withdrawn: free the word if it still names this thread.
-  GQ_HD void withdraw(uint32_t tid) const {
-    if (kAnnounceAfter != 0 && load<mo::seq_cst>(announced()) == (uint64_t)tid + 1) cas<mo::seq_cst>(announced(), (uint64_t)tid + 1, 0ull);
-  }
-
-  // Take up peer's pending request, if any. The payload words were written before the request
-  // word and stay until it changes: if the request word is unchanged after reading them, they
-  // belong to this request. Any thread may do this for any peer at any time (the round-robin
-  // cursor below is one schedule of it), so who is helped, and when, does not touch the slow
-  // path's safety argument.
-  GQ_HD void help_peer(uint32_t tid, uint32_t peer, const ErrorFlag& err) const {
-    if (peer == tid || peer >= threads) return;
-    const uint64_t req = load<mo::seq_cst>(rec(peer, kReq));
-    const uint64_t kind = (req >> 30) & 3u;
-    if (kind == kReqNone) return;
-    const uint64_t init = load<mo::seq_cst>(rec(peer, kind == kReqEnq ? kInitTail : kInitHead));
-    if (load<mo::seq_cst>(rec(peer, kReq)) != req) return;
-    stat_add(stats, tid, kStatHelps);
-    if (kind == kReqEnq)
-      do_enqueue_slow(tid, peer, req, init, err);
-    else
-      do_dequeue_slow(tid, peer, req, init, err);
-  }
-
-  // --- help_threads, at the start of every operation that may take a ticket:
-  //   1. the announced request, if there is one (one load when there is none);
-  //   2. every D operations, one peer's pending request (round robin over all records).
-  // Wait-freedom (Theorem III.10): step 2 is wCQ's bound, unchanged: a pending request is helped
-  // by every thread within threads x D of its operations, after which no fast ticket is taken
-  // and the request's round is confirmed. Step 1 adds to each operation at most one helped
-  // request, itself bounded by that argument, so every operation stays bounded. What step 1
-  // changes is the constant: a thread that starts an operation on the ring while a request is
-  // announced helps confirm that request's round instead of taking a fast ticket that would make
-  // the round's CAS fail, so the request needs only the threads already on their fast path to
-  // run out of patience, not threads x D operations of every thread.
+  // --- help_threads: every D operations, take up one peer's pending request (round robin).
   GQ_HD void help_threads(uint32_t tid, const ErrorFlag& err) const {
-    if (kAnnounceAfter != 0) {
-      const uint64_t a = load<mo::seq_cst>(announced());
-      if (a != 0) help_peer(tid, (uint32_t)(a - 1), err);
-    }
     uint64_t* cursor = rec(tid, kPrivate);
     const uint64_t w = load<mo::relaxed>(cursor);
     const uint32_t left = (uint32_t)w, peer = (uint32_t)(w >> 32);
@@ -584,7 +506,19 @@ struct WcqRing {
       return;
     }
     store<mo::relaxed>(cursor, ((uint64_t)((peer + 1) % threads) << 32) | kHelpDelay);
-    help_peer(tid, peer, err);
+    if (peer == tid || peer >= threads) return;
+    const uint64_t req = load<mo::seq_cst>(rec(peer, kReq));
+    const uint64_t kind = (req >> 30) & 3u;
+    if (kind == kReqNone) return;
+    // The payload words were written before the request word and stay until it changes: if the
+    // request word is unchanged after reading them, they belong to this request.
+    const uint64_t init = load<mo::seq_cst>(rec(peer, kind == kReqEnq ? kInitTail : kInitHead));
+    if (load<mo::seq_cst>(rec(peer, kReq)) != req) return;
+    stat_add(stats, tid, kStatHelps);
+    if (kind == kReqEnq)
+      do_enqueue_slow(tid, peer, req, init, err);
+    else
+      do_dequeue_slow(tid, peer, req, init, err);
   }
 };
 
