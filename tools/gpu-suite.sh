@@ -13,7 +13,6 @@
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
 #   render-tests  the renderer's GPU tests alone
 #   render-bench  gq bench render alone (GQ_RENDER_QUEUES=glfq,ymc, GQ_RENDER_ACCELS=bvh pick)
-#   mesh-ab     tools/gpu_mesh_ab.py: the mesh traversal variants in one run
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
@@ -49,6 +48,12 @@ stage() {  # stage NAME SECONDS COMMAND...
 
 stage machine 30 bash -c 'nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,temperature.gpu --format=csv; python3 -m gq info'
 cp "$OUT/machine.log" "$OUT/machine.txt"
+# trimesh is not on the device machine: its wheel travels in .whl/ (gitignored; fill it with
+# `pip download trimesh --no-deps -d .whl` and pass carry [".whl"] to the device call). Installed
+# before any stage, so that every stage that imports the meshes finds it.
+if ! python3 -c 'import trimesh' 2>/dev/null; then
+  python3 -m pip install -q --no-index --find-links .whl trimesh > "$OUT/pip.log" 2>&1 || cat "$OUT/pip.log"
+fi
 if want render; then
   stage kernels 60 python3 tools/gpu_kernel_report.py
 fi
@@ -110,13 +115,6 @@ if want wfq-fifo; then
   stage wfq-fifo 300 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
     -k "fifo_conformance and (gwfq or ymc)"
 fi
-if want mesh-ab || want new || want new-tests || want render; then
-  # trimesh is not on the device machine: its wheel travels in .whl/ (gitignored; fill it with
-  # `pip download trimesh --no-deps -d .whl` and pass carry [".whl"] to the device call).
-  if ! python3 -c 'import trimesh' 2>/dev/null; then
-    python3 -m pip install -q --no-index --find-links .whl trimesh > "$OUT/pip.log" 2>&1 || cat "$OUT/pip.log"
-  fi
-fi
 if want new-tests; then
   # The GPU tests of the queue benchmark, BFS and meshes (mostly NVRTC compiles: minutes).
   stage new-tests "${GQ_NEW_TESTS_S:-240}" python3 -m pytest -v -s -m gpu -p no:cacheprovider \
@@ -126,10 +124,6 @@ if want new; then
   # The measurements of issues 6 and 7; each tool checks its own results (LBVH against the host
   # build, conservation of every queue run, BFS depths against scipy) and stops itself in time.
   stage mesh-bench "${GQ_MESH_S:-110}" python3 tools/gpu_mesh_bench.py "$OUT"
-fi
-if want mesh-ab; then
-  # The mesh traversal variants side by side (tools/gpu_mesh_ab.py; it starts no variant after 90 s).
-  stage mesh-ab "${GQ_MESH_AB_S:-150}" python3 tools/gpu_mesh_ab.py "$OUT"
 fi
 if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
