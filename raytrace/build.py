@@ -26,7 +26,7 @@ NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
 
 
 def cpu_library(kind_id: int) -> ctypes.CDLL:
-    """The CPU build for the queue kind, with the current candidate defines (kernel_variant)."""
+    """The CPU build for the queue kind, with the current extra defines (kernel_variant)."""
     return _cpu_library(kind_id, _variant)
 
 
@@ -48,9 +48,10 @@ def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
     return lib
 
 
-# Compile-time candidates of the renderers ("NAME=VALUE" defines: rt/compaction.h names them), for
-# the A/B of tools/gpu_mesh_ab.py and the tests that check them against the default; empty means
-# the defaults.
+# Extra "NAME=VALUE" defines for both builds; empty means the shipped code. The renderers have no
+# switches of their own; the queue layer's tuning defines (gq/wcq_ring.cuh: GQ_WFQ_PATIENCE,
+# GQ_WFQ_ANNOUNCE_AFTER) let tests/raytrace/test_gwfq_announce_render.py force G-WFQ's announce
+# path under the renderer and time it on and off.
 _variant: tuple[str, ...] = ()
 
 

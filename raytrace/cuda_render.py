@@ -6,8 +6,9 @@ the persistent kernel (queue). CUDA events bracket it on the stream; compilation
 stay outside.
 
 The persistent kernel's grid is what the occupancy API says can be resident (never more: the
-workers wait on each other's rays). The compaction waves use a resident-sized grid-stride grid
-too and read their list length on the device, so no wave needs a host round trip.
+workers wait on each other's rays). The compaction waves use a resident-sized grid too, whose
+warps fetch their items from a per-wave counter, and read their list length on the device, so no
+wave needs a host round trip.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         lengths = cupy.zeros(3, cupy.uint64)
         counts = cupy.zeros((threads, 3), cupy.uint64)
         waves = opts.spp * (a.max_depth + 1)  # no path has more segments than this
-        nexts = cupy.zeros(waves, cupy.uint64)  # each wave's fetch counter (read only under RT_WAVE_FETCH)
+        nexts = cupy.zeros(waves, cupy.uint64)  # each wave's fetch counter (kernels/render.cu wave_items)
         start.record()
         init(_grid(min(pixels, threads)), (BLOCK,), (pool, lists[0], lengths[0:1], u32(opts.width), u32(opts.height)))
         for k in range(waves):

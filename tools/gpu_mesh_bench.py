@@ -12,6 +12,8 @@ On scenes/terrain1m.toml (1,002,528 triangles):
 2. Primary rays per second at 1920x1080, 4 spp (`gq bench render --rays primary`: every sample
    traces its primary ray only), the compaction baseline and the queue renderer on glfq, each over
    the SAH tree and the LBVH tree: median of 5 renders after one warm-up (CUDA events).
+3. First hits per second over each tree (rt_aov: one closest hit per pixel centre, 8x4 blocks, no
+   path state): the traversal alone, the ceiling of step 2; median of 5 launches after one warm-up.
 
 Writes OUT_DIR/mesh-gpu-bench.json (card, commit, command, every figure) after each step and
 prints the project's goals last: >= 3 G primary rays/s at 1 M triangles; GPU build under 50 ms.
@@ -31,8 +33,11 @@ sys.path.insert(0, str(ROOT))
 
 from queues_cuda.files import write_json_atomically
 from queues_cuda.provenance import provenance
+from queues_cuda.queues import QUEUES
 from raytrace import mesh_accel
 from raytrace.bench import run_bench
+from raytrace.cuda_render import time_first_hits
+from raytrace.render import RenderOptions, SceneArrays
 from raytrace.scene import load_scene
 
 SCENE = ROOT / "scenes" / "terrain1m.toml"
@@ -111,6 +116,19 @@ def main(out_dir: Path) -> None:
             print(f"primary rays, {build} tree, {row['renderer']}{' ' + row['queue'] if row['queue'] else ''}: "
                   f"{row['mrays_per_s']['median']:.0f} MRays/s (identical to compaction: "
                   f"{row['identical_to_compaction']})", flush=True)
+        save()
+
+    # 3. First hits alone, over each tree.
+    record["first_hits"] = []
+    image_scene = scene.with_image(width=WIDTH, height=HEIGHT, spp=1)
+    first_opts = RenderOptions(width=WIDTH, height=HEIGHT, spp=1, renderer="compaction", backend="cuda")
+    for build in ("sah", "lbvh"):
+        arrays = SceneArrays.of(image_scene, WIDTH, HEIGHT, mesh_build=build, backend="cuda")
+        seconds = time_first_hits(arrays, first_opts, QUEUES["glfq"], REPEATS)
+        mrays = WIDTH * HEIGHT / statistics.median(seconds) / 1e6
+        record["first_hits"].append({"mesh_build": build, "mrays_per_s": {"median": mrays},
+                                     "seconds_each": [round(x, 6) for x in seconds]})
+        print(f"first hits (rt_aov), {build} tree: {mrays:.0f} MRays/s", flush=True)
         save()
 
     best = max(r["mrays_per_s"]["median"] or 0.0 for r in record["primary_rays"])

@@ -62,21 +62,6 @@ def test_gpu_queue_equals_compaction_on_meshes(scene, queue):
     assert r.rays == base.rays
 
 
-@pytest.mark.parametrize("defines", [("RT_WAVE_SAMPLES=1",), ("RT_FIRST_WAVE_FROM_INDEX=1",), ("RT_WAVE_FETCH=1",),
-                                     ("RT_POSTPONE_LEAVES=1",),
-                                     ("RT_WAVE_SAMPLES=1", "RT_FIRST_WAVE_FROM_INDEX=1", "RT_WAVE_FETCH=1",
-                                      "RT_POSTPONE_LEAVES=1")],
-                         ids=["samples", "index", "fetch", "postpone", "all"])
-def test_gpu_candidates_equal_the_default(scene, defines):
-    from raytrace.build import kernel_variant
-
-    base = render(scene, opts())
-    with kernel_variant(defines):
-        r = render(scene, opts())
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
-    assert r.rays == base.rays
-
-
 def test_gpu_mesh_render_agrees_with_cpu(scene):
     gpu = render(scene, opts(aov=True))
     cpu = render(scene, opts(aov=True, backend="cpu"))

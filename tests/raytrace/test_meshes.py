@@ -11,7 +11,6 @@ import trimesh
 from mesh_cases import SMALL_MESH_SCENE, brute_force, small_scene
 
 from raytrace import mesh_accel, meshes
-from raytrace.build import kernel_variant
 from raytrace.render import RenderOptions, render
 from raytrace.scene import SceneError, load_scene
 
@@ -68,18 +67,6 @@ def test_sah_and_lbvh_agree_on_a_tie_heavy_mesh(tmp_path):
         assert np.array_equal(a.aov[name], b.aov[name]), name
     first_copy = np.flatnonzero(sc.prims[:, 0] == 4)[2]
     assert (a.aov["id"] != first_copy + 1).all(), "a tie must go to the lower scene row"
-
-
-@pytest.mark.parametrize("build", ["sah", "lbvh"])
-def test_postponed_leaves_find_the_same_hits(scene, build):
-    # RT_POSTPONE_LEAVES (rt/mesh_bvh.h), the A/B candidate: on the CPU a warp is one lane, so
-    # every leaf waits for the node phase to stop; the image and the first hits stay the same.
-    base = aov_render(scene, spp=2, mesh_build=build)
-    with kernel_variant(("RT_POSTPONE_LEAVES=1",)):
-        r = aov_render(scene, spp=2, mesh_build=build)
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
-    for name in ("depth", "normal", "id", "prim"):
-        assert np.array_equal(r.aov[name], base.aov[name]), name
 
 
 @pytest.mark.parametrize("queue", ["glfq", "sfq"])

@@ -6,30 +6,23 @@
 // the next wave starts over the dense list. No host round trip between waves: the host launches
 // an upper bound of spp * (max_depth + 1) waves, and a wave whose list is empty costs one launch.
 //
-// Two compile-time candidates, for the A/B of tools/gpu_mesh_ab.py (the default builds take
-// neither; raytrace/build.py kernel_variant builds them, for the CPU too, where the tests check
-// them). No pixel changes, since each pixel still runs the same advance_path calls in the same
-// order (a third candidate, RT_WAVE_FETCH, only changes which thread takes an item:
-// kernels/render.cu):
-//   RT_WAVE_SAMPLES=1 — an item that finishes a sample goes straight on to the pixel's next
-//     sample in the same wave instead of waiting for the next one: a primary-ray render then needs
-//     one wave instead of spp, so the path state crosses memory and the list once per pixel
-//     instead of once per sample (64 B read + 64 B written + 8 B of list and an append, per
-//     sample); a sample that reflects still waits for the next wave.
-//   RT_FIRST_WAVE_FROM_INDEX=1 — the first wave reads neither a list nor a path state: item i is
-//     pixel blocked_pixel(i) (rt/pixel_order.h) and its state is fresh_path(), a constant, so the
-//     initialisation writes no list and no pool (the first wave writes every pixel's state).
+// Two departures from one wave per segment, both kept because they won on the H200 (run 15,
+// benchmarks/results/2026-11-29-h200-run15-mesh-ab.json: terrain1m, 1920x1080, 4 spp, primary
+// rays, SAH tree; alone 2,415 -> 2,634 and 2,485 MRays/s, together with the warp fetch of
+// kernels/render.cu and the postponed leaves of rt/mesh_bvh.h 4,083). No pixel changes, since
+// each pixel still runs the same advance_path calls in the same order:
+//   An item that finishes a sample goes straight on to the pixel's next sample in the same wave
+//     instead of waiting for the next one: a primary-ray render needs one wave instead of spp,
+//     so the path state crosses memory and the list once per pixel instead of once per sample
+//     (64 B read + 64 B written + 8 B of list and an append, per sample); a sample that reflects
+//     still waits for the next wave.
+//   The first wave reads neither a list nor a path state: item i is pixel blocked_pixel(i)
+//     (rt/pixel_order.h) and its state is fresh_path(), a constant, so the initialisation writes
+//     no list and no pool (the first wave writes every pixel's state).
 #pragma once
 #include <gq/wave_faa.cuh>
 #include "pixel_order.h"
 #include "whitted.h"
-
-#ifndef RT_WAVE_SAMPLES
-#define RT_WAVE_SAMPLES 0
-#endif
-#ifndef RT_FIRST_WAVE_FROM_INDEX
-#define RT_FIRST_WAVE_FROM_INDEX 0
-#endif
 
 namespace rt {
 
@@ -46,19 +39,17 @@ struct WaveLists {
 GQ_HD GQ_INLINE void wave_path(const RenderParams& p, PathState* pool, const WaveLists& w, uint32_t pixel,
                                PathState st, uint64_t* samples_done, RayCounts& c) {
   Next next = advance_path(p, st, pixel, c);
-#if RT_WAVE_SAMPLES
-  while (next == kNextSample) {
+  while (next == kNextSample) {  // the pixel's next sample, in this wave
     gq::wave_faa<gq::mo::relaxed>(samples_done);
     next = advance_path(p, st, pixel, c);
   }
-#endif
   pool[pixel] = st;
   if (next != kPixelDone) w.out[gq::wave_faa<gq::mo::relaxed>(w.out_count)] = pixel;  // the next launch orders these
   if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
 }
 
-// Item i of a wave: the pixel the list names, with its stored state; or, from_index (the first
-// wave under RT_FIRST_WAVE_FROM_INDEX), pixel blocked_pixel(i) with a fresh state. One call of
+// Item i of a wave: the pixel the list names, with its stored state; or, from_index (the
+// render's first wave), pixel blocked_pixel(i) with a fresh state. One call of
 // wave_path either way, so the kernel holds one copy of advance_path.
 GQ_HD GQ_INLINE void wave_item(const RenderParams& p, PathState* pool, const WaveLists& w, uint64_t i,
                                uint64_t* samples_done, RayCounts& c, bool from_index = false) {
