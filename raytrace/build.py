@@ -11,7 +11,6 @@ and GPU builds compute the same IEEE operations.
 from __future__ import annotations
 
 import ctypes
-from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -25,14 +24,10 @@ CXX_FLAGS = qbuild.LIBRARY_FLAGS + ("-pthread", "-ffp-contract=off")
 NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
 
 
-def cpu_library(kind_id: int) -> ctypes.CDLL:
-    """The CPU build for the queue kind, with the current extra defines (kernel_variant)."""
-    return _cpu_library(kind_id, _variant)
-
-
 @lru_cache(maxsize=None)
-def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
-    flags = CXX_FLAGS + qbuild.defines_for(kind_id) + tuple(f"-D{d}" for d in defines)
+def cpu_library(kind_id: int) -> ctypes.CDLL:
+    """The CPU build for the queue kind."""
+    flags = CXX_FLAGS + qbuild.defines_for(kind_id)
     target = qbuild.compile_library(HOST_SOURCE, flags, "librt_cpu", include_dirs=INCLUDE_DIRS)
     lib = ctypes.CDLL(str(target))
     u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
@@ -48,26 +43,8 @@ def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
     return lib
 
 
-# Extra "NAME=VALUE" defines for both builds; empty means the shipped code. The renderers have no
-# switches of their own; the queue layer's tuning defines (gq/wcq_ring.cuh: GQ_WFQ_PATIENCE,
-# GQ_WFQ_ANNOUNCE_AFTER) let tests/raytrace/test_gwfq_announce_render.py force G-WFQ's announce
-# path under the renderer and time it on and off.
-_variant: tuple[str, ...] = ()
-
-
-@contextmanager
-def kernel_variant(defines: tuple[str, ...]):
-    """Within the block, the renderers are the builds with these defines (each build cached)."""
-    global _variant
-    saved, _variant = _variant, tuple(defines)
-    try:
-        yield
-    finally:
-        _variant = saved
-
-
 def cuda_module(kind_id: int):
-    return qbuild.cuda_module(kind_id, _variant, KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
+    return qbuild.cuda_module(kind_id, (), KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
 
 
 def compile_sm90(kind_id: int, arch: str = "sm_90", defines: tuple[str, ...] = ()) -> tuple[str, int]:
