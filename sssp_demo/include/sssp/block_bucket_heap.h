@@ -78,39 +78,25 @@ struct Block {
   BlockCounts* counts = nullptr;  // the cost model (null: not counted)
 #endif
 
-  // Counting hooks: no code on the GPU.
-  GQ_HD GQ_INLINE uint32_t enter(uint32_t part) const {
+  // Counting hooks: no code on the GPU. The part and the level a barrier is charged to are set
+  // on the way in and restored on the way out (set_tag returns what it replaced).
+  GQ_HD GQ_INLINE uint32_t set_tag(uint32_t BlockCounts::*tag, uint32_t v) const {
 #if !GQ_DEVICE_BUILD
     if (counts && thread == 0) {
-      const uint32_t was = counts->part;
-      counts->part = part;
+      const uint32_t was = counts->*tag;
+      counts->*tag = v;
       return was;
     }
 #endif
-    return part;
+    (void)tag;
+    return v;
   }
-  GQ_HD GQ_INLINE void leave(uint32_t was) const {
-#if !GQ_DEVICE_BUILD
-    if (counts && thread == 0) counts->part = was;
-#endif
-    (void)was;
-  }
+  GQ_HD GQ_INLINE uint32_t enter(uint32_t part) const { return set_tag(&BlockCounts::part, part); }
+  GQ_HD GQ_INLINE void leave(uint32_t was) const { set_tag(&BlockCounts::part, was); }
   GQ_HD GQ_INLINE uint32_t at_level(uint32_t i) const {
-#if !GQ_DEVICE_BUILD
-    if (counts && thread == 0) {
-      const uint32_t was = counts->level;
-      counts->level = i < BlockCounts::kLevels ? i : BlockCounts::kLevels - 1;
-      return was;
-    }
-#endif
-    return i;
+    return set_tag(&BlockCounts::level, i < BlockCounts::kLevels ? i : BlockCounts::kLevels - 1);
   }
-  GQ_HD GQ_INLINE void back_to_level(uint32_t was) const {
-#if !GQ_DEVICE_BUILD
-    if (counts && thread == 0) counts->level = was;
-#endif
-    (void)was;
-  }
+  GQ_HD GQ_INLINE void back_to_level(uint32_t was) const { set_tag(&BlockCounts::level, was); }
   GQ_HD GQ_INLINE void tally_entries(uint64_t n) const {
 #if !GQ_DEVICE_BUILD
     if (counts && thread == 0) counts->level_entries[counts->level] += n;
