@@ -78,7 +78,7 @@ def queue_kind(name: str, not_linearizable: bool = False) -> QueueKind:
         raise GQError(f"--queue {name}: not linearizable (see gq queues check --queue {name}); "
                       f"allowed here: {', '.join(QUEUES)}")
     allowed = ALL_QUEUE_KINDS if not_linearizable else QUEUES
-    raise GQError(f"--queue: unknown queue {name!r}; allowed: {', '.join(allowed)}") from None
+    raise GQError(f"--queue: unknown queue {name!r}; allowed: {', '.join(allowed)}")
 
 
 def fault_define(fault: str | None, queue: str) -> str | None:
