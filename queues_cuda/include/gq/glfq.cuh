@@ -120,7 +120,7 @@ struct Glfq {
     if (aq.looks_empty() && aq.observed_empty()) return false;
     const StatRow stat{stats, tid};
     guard.enter(tid);
-    const uint32_t i = aq.dequeue(err, stat);
+    const uint32_t i = aq.dequeue_ticketed(err, stat);
     if (i == ScqRing::kEmpty) {
       guard.exit(tid);
       return false;

@@ -108,7 +108,7 @@ struct Gwfq {
     if (aq.observed_empty()) return false;
     stat_begin(stats, tid);
     guard.enter(tid);
-    const uint32_t i = aq.dequeue(tid, err);
+    const uint32_t i = aq.dequeue_ticketed(tid, err);
     if (i == WcqRing::kEmpty) {
       guard.exit(tid);
       stat_end(stats, tid);

@@ -167,6 +167,12 @@ struct ScqRing {
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
     if (looks_empty() && observed_empty()) return kEmpty;
+    return dequeue_ticketed(err, stat);
+  }
+
+  // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
+  // (Glfq::try_dequeue does it before its guard): sCQ's own ticketed path.
+  GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       const uint64_t h = wave_faa<mo::seq_cst>(head());

@@ -470,7 +470,12 @@ struct WcqRing {
   }
 
   GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err) const {
-    if (observed_empty()) return kEmpty;
+    return observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
+  }
+
+  // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
+  // (Gwfq::try_dequeue does it before its guard): wCQ's fast path, then its slow path.
+  GQ_HD uint32_t dequeue_ticketed(uint32_t tid, const ErrorFlag& err) const {
     help_threads(tid, err);
     uint64_t h = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
