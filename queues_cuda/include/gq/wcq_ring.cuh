@@ -121,7 +121,8 @@ struct WcqRing {
   uint64_t* stats;   // per-thread counter rows (queue_stats.cuh), shared with the other ring
 
   GQ_HD static uint64_t records_at(uint64_t m) { return kEntries + 2 * m; }
-  GQ_HD static uint64_t words(uint64_t m, uint64_t threads) { return records_at(m) + threads * kRecordWords; }
+  GQ_HD static uint64_t installers_at(uint64_t m, uint64_t threads) { return records_at(m) + threads * kRecordWords; }
+  GQ_HD static uint64_t words(uint64_t m, uint64_t threads) { return installers_at(m, threads) + 2 * m; }
 
   // --- field access
   GQ_HD static uint64_t pack(uint64_t note, uint64_t cycle, uint64_t safe, uint64_t enq, uint64_t index) {
@@ -142,6 +143,7 @@ struct WcqRing {
   GQ_HD uint64_t* threshold() const { return base + kThreshold; }  // holds an int64_t
   GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
   GQ_HD uint64_t* rec(uint64_t tid, uint64_t field) const { return base + records_at(m) + tid * kRecordWords + field; }
+  GQ_HD uint64_t* installer(uint64_t j) const { return base + installers_at(m, threads) + j; }
   GQ_HD int64_t threshold_max() const { return (int64_t)(3 * m - 1); }
   GQ_HD void reset_threshold() const {
     if ((int64_t)load<mo::seq_cst>(threshold()) != threshold_max())
@@ -159,6 +161,7 @@ struct WcqRing {
       const uint64_t j = i - kEntries;
       return j < filled ? pack(0, 1, 1, 1, j) : pack(0, 0, 1, 1, kBot);
     }
+    if (i >= installers_at(m, threads)) return 0;  // no slow-path install seen yet
     const uint64_t r = i - records_at(m), tid = r / kRecordWords;
     if (r % kRecordWords == kPrivate) return (((tid + 1) % threads) << 32) | kHelpDelay;
     return 0;  // no request; local words 0 (no ticket is 0: tickets start at 2m)
@@ -177,6 +180,13 @@ struct WcqRing {
     if ((int64_t)load<mo::seq_cst>(threshold()) < 0) return true;
     const uint64_t h = counter_of(load<mo::seq_cst>(head()));
     return (int64_t)(counter_of(load<mo::seq_cst>(tail())) - h) <= 0;
+  }
+
+  // The relaxed hint in front of observed_empty, as ScqRing::looks_empty (whose comment has the
+  // argument): a dequeue of a ring with values in it pays no fenced loads before its ticket.
+  GQ_HD bool looks_empty() const {
+    const uint64_t h = counter_of(load<mo::relaxed>(head())), t = counter_of(load<mo::relaxed>(tail()));
+    return (int64_t)load<mo::relaxed>(threshold()) < 0 || (int64_t)(t - h) <= 0;
   }
 
   // --- catchup (sCQ): after an empty dequeue, drag Tail's counter up to h; the owner field stays.
@@ -329,6 +339,8 @@ struct WcqRing {
         }
         if (!older(ec, c) || !older(note_of(e), c)) break;  // newer, or ruled out for this round
         if (is_bot(index_of(e)) && (safe_of(e) || (int64_t)(counter_of(load<mo::seq_cst>(head())) - t) <= 0)) {
+          // Name the request in the slot's installer word before installing, for lookup().
+          store<mo::seq_cst>(installer(j), installer_word(c, owner));
           const uint64_t installed = (e & kNoteField) | pack(0, c, 1, 0, index);  // Enq = 0
           const uint64_t seen = cas<mo::seq_cst>(entry(j), e, installed);
           if (seen != e) {
@@ -381,8 +393,26 @@ struct WcqRing {
   // FIN the slow-path enqueue whose round is ticket t: its entry still has Enq = 0, and once it is
   // consumed the slot may move to a later cycle, after which the request's helpers could no
   // longer tell that it was done (they would start another round and insert the index twice).
-  GQ_HD void lookup(uint64_t t) const {
+  //
+  // The request is found through slot j's installer word, which every slow-path installer writes
+  // (cycle, owner) into just before its installing CAS. Only the request whose round is ticket t
+  // installs at slot j in cycle c (one round per ticket, Lemma III.7; fast-path enqueues leave the
+  // word alone), so a word of cycle c names that request's owner; the owner's local Tail then
+  // holds t << 2 (FIN it), t << 2 | FIN (done), or a later request's round (this one is over,
+  // hence FIN'd). A word of another cycle was overwritten by a stale helper of another lap, and
+  // the records are scanned as before. The scan costs `threads` fenced loads (135,168 in a
+  // render: tens of milliseconds), and nearly every lookup used to pay all of it, since the
+  // installer normally FINs its own request before a dequeuer arrives.
+  GQ_HD static uint64_t installer_word(uint64_t cycle, uint64_t owner) { return (cycle << 32) | (owner + 1); }
+
+  GQ_HD void lookup(uint64_t j, uint64_t t) const {
     const uint64_t want = t << 2;
+    const uint64_t w = load<mo::seq_cst>(installer(j));
+    if ((w >> 32) == cycle_of_ticket(t) && (uint32_t)w != 0u) {
+      uint64_t* local = rec((uint32_t)w - 1u, kLocalTail);
+      if (load<mo::seq_cst>(local) == want) cas<mo::seq_cst>(local, want, want | kFin);
+      return;
+    }
     for (uint64_t k = 0; k < threads; ++k) {
       uint64_t* local = rec(k, kLocalTail);
       if (load<mo::seq_cst>(local) == want) {
@@ -394,7 +424,7 @@ struct WcqRing {
 
   // CONSUME the value of cycle c found in slot j for ticket h: index := ⊥c, Enq := 1.
   GQ_HD uint32_t consume(uint64_t j, uint64_t e, uint64_t h) const {
-    if (!(e & kEnqBit)) lookup(h);
+    if (!(e & kEnqBit)) lookup(j, h);
     fetch_or<mo::seq_cst>(entry(j), kIndexMask | kEnqBit);
     return (uint32_t)index_of(e);
   }
@@ -470,7 +500,7 @@ struct WcqRing {
   }
 
   GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err) const {
-    return observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
+    return looks_empty() && observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
   }
 
   // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
