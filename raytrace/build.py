@@ -11,6 +11,7 @@ and GPU builds compute the same IEEE operations.
 from __future__ import annotations
 
 import ctypes
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,10 +25,14 @@ CXX_FLAGS = qbuild.LIBRARY_FLAGS + ("-pthread", "-ffp-contract=off")
 NVRTC_FLAGS = ("-std=c++17", "--fmad=false")
 
 
-@lru_cache(maxsize=None)
 def cpu_library(kind_id: int) -> ctypes.CDLL:
-    """The CPU build for the queue kind."""
-    flags = CXX_FLAGS + qbuild.defines_for(kind_id)
+    """The CPU build for the queue kind, with the current variant's defines (kernel_variant)."""
+    return _cpu_library(kind_id, _variant)
+
+
+@lru_cache(maxsize=None)
+def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
+    flags = CXX_FLAGS + qbuild.defines_for(kind_id) + tuple(f"-D{d}" for d in defines)
     target = qbuild.compile_library(HOST_SOURCE, flags, "librt_cpu", include_dirs=INCLUDE_DIRS)
     lib = ctypes.CDLL(str(target))
     u32, u64, p = ctypes.c_uint32, ctypes.c_uint64, ctypes.c_void_p
@@ -43,8 +48,26 @@ def cpu_library(kind_id: int) -> ctypes.CDLL:
     return lib
 
 
+# Compile-time switches of the compaction path ("NAME=VALUE" defines; rt/compaction.h,
+# kernels/render.cu and rt/mesh_bvh.h name them, each defaulting to the shipped code), for the
+# sphere-scene A/B of tools/gpu_render_ab.py and the tests that check them against the default.
+# Empty means the defaults; only that tool and those tests set it.
+_variant: tuple[str, ...] = ()
+
+
+@contextmanager
+def kernel_variant(defines: tuple[str, ...]):
+    """Within the block, the renderers are the builds with these defines (each build cached)."""
+    global _variant
+    saved, _variant = _variant, tuple(defines)
+    try:
+        yield
+    finally:
+        _variant = saved
+
+
 def cuda_module(kind_id: int):
-    return qbuild.cuda_module(kind_id, (), KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
+    return qbuild.cuda_module(kind_id, _variant, KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
 
 
 def compile_sm90(kind_id: int, arch: str = "sm_90", defines: tuple[str, ...] = ()) -> tuple[str, int]:

@@ -66,6 +66,71 @@ def time_first_hits(a: SceneArrays, opts: RenderOptions, kind: QueueKind, repeat
     return seconds
 
 
+class _CompactionWaves:
+    """The compaction baseline's buffers (allocated before any timing starts) and its launches:
+    rt_paths_init, then spp * (max_depth + 1) waves, no path having more segments than that."""
+
+    def __init__(self, mod, a: SceneArrays, opts: RenderOptions):
+        import cupy
+
+        self.mod, self.opts = mod, opts
+        self.wave = mod.get_function("rt_wave")
+        resident = resident_threads(self.wave)
+        # Whole blocks: every launched thread owns a row of `counts`.
+        self.threads = min(-(-(opts.threads or resident) // BLOCK) * BLOCK, resident)
+        self.pixels = opts.width * opts.height
+        self.lists = cupy.empty((2, self.pixels), cupy.uint32)
+        self.lengths = cupy.zeros(3, cupy.uint64)
+        self.counts = cupy.zeros((self.threads, 3), cupy.uint64)
+        self.waves = opts.spp * (a.max_depth + 1)
+        self.nexts = cupy.zeros(self.waves, cupy.uint64)  # each wave's fetch counter (kernels/render.cu wave_items)
+
+    def launch(self, args: tuple, pool, done, before_wave=None, after_wave=None) -> None:
+        """Enqueue the whole render; before_wave(k) / after_wave(k) run on the host around wave
+        k's launch (tools/gpu_render_ab.py records events and list lengths there)."""
+        o, lists, lengths = self.opts, self.lists, self.lengths
+        self.mod.get_function("rt_paths_init")(_grid(min(self.pixels, self.threads)), (BLOCK,),
+                                               (pool, lists[0], lengths[0:1], u32(o.width), u32(o.height)))
+        for k in range(self.waves):
+            if before_wave:
+                before_wave(k)
+            self.wave(_grid(self.threads), (BLOCK,),
+                      (*args, pool, lists[k % 2], lengths[k % 3:k % 3 + 1], lists[(k + 1) % 2],
+                       lengths[(k + 1) % 3:(k + 1) % 3 + 1], lengths[(k + 2) % 3:(k + 2) % 3 + 1], done, self.counts,
+                       u32(k == 0), self.nexts[k:k + 1]))
+            if after_wave:
+                after_wave(k)
+
+
+def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) -> list[dict]:
+    """One compaction render with CUDA events around each wave's launch: per wave, its items (the
+    list length it read) and milliseconds. The copies of the list lengths run between the waves'
+    events, so they are outside every wave's time; the render as a whole is timed by render_cuda."""
+    import cupy
+
+    mod = cuda_module(kind.kind_id)
+    args = _scene_args(a, opts)
+    pool = cupy.zeros((opts.width * opts.height, 16), cupy.float32)
+    done = cupy.zeros(1, cupy.uint64)
+    waves = _CompactionWaves(mod, a, opts)
+    items = cupy.zeros(waves.waves + 1, cupy.uint64)
+    items[0] = waves.pixels
+    marks = [(cupy.cuda.Event(), cupy.cuda.Event()) for _ in range(waves.waves)]
+
+    def after(k: int) -> None:
+        marks[k][1].record()
+        nxt = (k + 1) % 3
+        cupy.copyto(items[k + 1:k + 2], waves.lengths[nxt:nxt + 1])
+
+    waves.launch(args, pool, done, before_wave=lambda k: marks[k][0].record(), after_wave=after)
+    marks[-1][1].synchronize()
+    if int(done.get()[0]) != waves.pixels * opts.spp:
+        raise GQError(f"internal: the timed compaction render finished {int(done.get()[0])} of "
+                      f"{waves.pixels * opts.spp} samples")
+    n = items.get()
+    return [{"wave": k, "items": int(n[k]), "ms": cupy.cuda.get_elapsed_time(b, e)} for k, (b, e) in enumerate(marks)]
+
+
 def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None) -> RenderResult:
     import cupy
 
@@ -79,21 +144,10 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
 
     if opts.renderer == "compaction":
-        wave = mod.get_function("rt_wave")
-        # Whole blocks: every launched thread owns a row of `counts`.
-        threads = min(-(-(opts.threads or resident_threads(wave)) // BLOCK) * BLOCK, resident_threads(wave))
-        lists = cupy.empty((2, pixels), cupy.uint32)
-        lengths = cupy.zeros(3, cupy.uint64)
-        counts = cupy.zeros((threads, 3), cupy.uint64)
-        waves = opts.spp * (a.max_depth + 1)  # no path has more segments than this
-        nexts = cupy.zeros(waves, cupy.uint64)  # each wave's fetch counter (kernels/render.cu wave_items)
+        waves = _CompactionWaves(mod, a, opts)
+        threads, counts = waves.threads, waves.counts
         start.record()
-        init(_grid(min(pixels, threads)), (BLOCK,), (pool, lists[0], lengths[0:1], u32(opts.width), u32(opts.height)))
-        for k in range(waves):
-            wave(_grid(threads), (BLOCK,), (*args, pool, lists[k % 2], lengths[k % 3:k % 3 + 1], lists[(k + 1) % 2],
-                                            lengths[(k + 1) % 3:(k + 1) % 3 + 1],
-                                            lengths[(k + 2) % 3:(k + 2) % 3 + 1], done, counts, u32(k == 0),
-                                            nexts[k:k + 1]))
+        waves.launch(args, pool, done)
         end.record()
     else:
         tiles_kernel = mod.get_function("rt_tiles")

@@ -38,11 +38,18 @@ uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue:
 
 // The compaction baseline: waves until no path has work left. Within a wave the threads take
 // chunks of the list; survivors are appended to the next list (fetch-add: a one-lane WaveFAA).
-// The first wave reads no list and no state (rt/compaction.h): nothing to initialise.
+// The first wave reads no list and no state (rt/compaction.h): nothing to initialise, except
+// under RT_FIRST_WAVE_FROM_INDEX=0, where the first list and every fresh state are written here.
 uint32_t rt_cpu_compaction(RT_SCENE_ARGS, PathState* pool, uint32_t* list_a, uint32_t* list_b, uint32_t nthreads,
                            uint64_t* samples_done, uint64_t* counts) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint64_t pixels = (uint64_t)width * height;
+  if (!RT_FIRST_WAVE_FROM_INDEX) {
+    for (uint64_t i = 0; i < pixels; ++i) {
+      pool[i] = rt::fresh_path();
+      list_a[i] = (uint32_t)i;
+    }
+  }
   bool first = true;
   uint64_t in_count = pixels;
   uint32_t* in = list_a;
@@ -58,7 +65,7 @@ uint32_t rt_cpu_compaction(RT_SCENE_ARGS, PathState* pool, uint32_t* list_a, uin
         if (start >= in_count) break;
         const uint64_t end = start + kChunk < in_count ? start + kChunk : in_count;
         for (uint64_t i = start; i < end; ++i)
-          rt::wave_item(p, pool, w, i, samples_done, c, first);
+          rt::wave_item(p, pool, w, i, samples_done, c, RT_FIRST_WAVE_FROM_INDEX && first);
       }
       add_counts(counts, c);
     });

@@ -37,15 +37,19 @@ __device__ __forceinline__ void store_counts(uint64_t* counts, uint32_t tid, con
 
 // The tile renderer's fresh paths (list null); for the compaction baseline only the first wave's
 // count, since its first wave makes each item's pixel and fresh state from the item index
-// (rt/compaction.h) and writes every pixel's state itself: no list and no pool here.
+// (rt/compaction.h) and writes every pixel's state itself: no list and no pool here. Under
+// RT_FIRST_WAVE_FROM_INDEX=0 (the A/B of tools/gpu_render_ab.py) also the compaction baseline's
+// fresh paths and first list (every pixel, in work order).
 extern "C" __global__ void rt_paths_init(PathState* pool, uint32_t* list, uint64_t* count, uint32_t width,
                                          uint32_t height) {
   const uint64_t pixels = (uint64_t)width * height;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   if (count && blockIdx.x == 0 && threadIdx.x == 0) *count = pixels;
-  if (list) return;
-  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += stride)
+  if (RT_FIRST_WAVE_FROM_INDEX && list) return;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += stride) {
     pool[i] = rt::fresh_path();
+    if (list) list[i] = rt::blocked_pixel((uint32_t)i, width, height);
+  }
 }
 
 // Items [0, n) of a wave, each to exactly one thread of the grid: each warp takes its next items
@@ -55,31 +59,45 @@ extern "C" __global__ void rt_paths_init(PathState* pool, uint32_t* list, uint64
 // consecutive lanes still get consecutive items (the 8x4 blocks stay whole). Run 15 (rt/
 // compaction.h): 2,415 -> 2,831 MRays/s alone on terrain1m's SAH tree. The counter only hands out
 // indices; the list it indexes was written by an earlier launch: relaxed is enough.
+// RT_WAVE_FETCH=0 (the A/B of tools/gpu_render_ab.py) is the static share instead: thread tid
+// takes tid, tid + stride, ..., with no counter (one contended atomic per warp and item fewer).
+#ifndef RT_WAVE_FETCH
+#define RT_WAVE_FETCH 1
+#endif
+
 template <class Item>
-__device__ __forceinline__ void wave_items(uint64_t n, uint64_t* next, Item item) {
+__device__ __forceinline__ void wave_items(uint64_t n, uint64_t* next, uint32_t tid, uint64_t stride, Item item) {
+#if RT_WAVE_FETCH
+  (void)tid;
+  (void)stride;
   for (;;) {
     const uint64_t i = gq::wave_faa<gq::mo::relaxed>(next);
     if (i >= n) return;
     item(i);
   }
+#else
+  (void)next;
+  for (uint64_t i = tid; i < n; i += stride) item(i);
+#endif
 }
 
 // One wave of the compaction baseline over the wave's list. The wave also clears the counter the
 // wave after next appends to (three counters rotate; no host round trip). `first` is nonzero for
-// the render's first wave, which reads no list and no state; `next` is this wave's own zeroed
-// fetch counter.
+// the render's first wave, which reads no list and no state (under RT_FIRST_WAVE_FROM_INDEX);
+// `next` is this wave's own zeroed fetch counter (read under RT_WAVE_FETCH).
 extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_wave(RT_SCENE_ARGS, PathState* pool, const uint32_t* in_list, const uint64_t* in_count, uint32_t* out_list,
             uint64_t* out_count, uint64_t* clear_count, uint64_t* samples_done, uint64_t* counts, uint32_t first,
             uint64_t* next) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+  const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   if (tid == 0) *clear_count = 0;
   const rt::WaveLists w{in_list, in_count, out_list, out_count};
   const uint64_t n = *in_count;
   RayCounts c{0, 0, 0};
-  const bool from_index = first != 0;
-  wave_items(n, next, [&](uint64_t i) { rt::wave_item(p, pool, w, i, samples_done, c, from_index); });
+  const bool from_index = RT_FIRST_WAVE_FROM_INDEX && first != 0;
+  wave_items(n, next, tid, stride, [&](uint64_t i) { rt::wave_item(p, pool, w, i, samples_done, c, from_index); });
   store_counts(counts, tid, c);
 }
 

@@ -1,9 +1,12 @@
-"""The renderer's kernels compile for sm_90 with no GPU present, for every queue kind."""
+"""The renderer's kernels compile for sm_90 with no GPU present, for every queue kind, and so does
+each A/B variant of the compaction renderer that tools/gpu_render_ab.py times
+(raytrace/compaction_variants.py)."""
 
 import pytest
 
 from queues_cuda.queues import QUEUES
 from raytrace.build import compile_sm90
+from raytrace.compaction_variants import VARIANTS, defines
 
 
 @pytest.mark.parametrize("queue", list(QUEUES))
@@ -11,3 +14,8 @@ def test_render_kernels_compile_for_sm90(queue):
     compiler, size = compile_sm90(QUEUES[queue].kind_id)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 
+
+@pytest.mark.parametrize("variant", [name for name in VARIANTS if name != "default"])
+def test_ab_variants_compile_for_sm90(variant):
+    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=defines(variant))
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin for {variant}"

@@ -19,10 +19,33 @@
 //   The first wave reads neither a list nor a path state: item i is pixel blocked_pixel(i)
 //     (rt/pixel_order.h) and its state is fresh_path(), a constant, so the initialisation writes
 //     no list and no pool (the first wave writes every pixel's state).
+//
+// `gq bench render` measured spheres100 (1920x1080, 4 spp, BVH) at 11.8 G rays/s at 0ac5b0a
+// (run 16), before these two, the warp fetch and the postponed leaves became the code, and at
+// 8.4 G after (6bfdec7); the mesh A/B had timed primary rays only. So each stays a compile-time
+// switch for the sphere-scene A/B of tools/gpu_render_ab.py (raytrace/build.py kernel_variant
+// builds them, for the CPU too, where the tests check them against the default). No switch
+// changes a pixel; the defaults are the code measured at 8.4 G:
+//   RT_WAVE_SAMPLES=1 (default) — the pixel's next sample in the same wave, per lane: a lane
+//     whose sample reflected waits at the end of the item while the warp's other lanes trace
+//     up to spp - 1 more samples, and advance_path is inlined twice (rt_wave's sm_90 code
+//     90 KB -> 175 KB). 0 — one segment per item, as before run 15. 2 — a warp goes on to its
+//     lanes' next samples only while every one of its lanes finished a sample that does not
+//     reflect (a ballot), with one call site of advance_path: primary-ray renders keep the
+//     single wave, and a mirror no longer holds a warp's other lanes.
+//   RT_FIRST_WAVE_FROM_INDEX=1 (default) — as above; 0: rt_paths_init writes the first list and
+//     every fresh state, and the first wave reads them.
 #pragma once
 #include <gq/wave_faa.cuh>
 #include "pixel_order.h"
 #include "whitted.h"
+
+#ifndef RT_WAVE_SAMPLES
+#define RT_WAVE_SAMPLES 1
+#endif
+#ifndef RT_FIRST_WAVE_FROM_INDEX
+#define RT_FIRST_WAVE_FROM_INDEX 1
+#endif
 
 namespace rt {
 
@@ -38,11 +61,26 @@ struct WaveLists {
 // the tile renderer ends on).
 GQ_HD GQ_INLINE void wave_path(const RenderParams& p, PathState* pool, const WaveLists& w, uint32_t pixel,
                                PathState st, uint64_t* samples_done, RayCounts& c) {
+#if RT_WAVE_SAMPLES == 2
+  // The lanes that entered together stay together: each iteration's ballot is over all of them
+  // and its answer is the same for every one, so all stop at once (on the host a warp is one
+  // lane and this is the per-lane loop).
+  const uint32_t group = gq::active_mask();
+  Next next;
+  for (;;) {
+    next = advance_path(p, st, pixel, c);
+    if (gq::ballot(group, next == kNextSample) != group) break;
+    gq::wave_faa<gq::mo::relaxed>(samples_done);
+  }
+#elif RT_WAVE_SAMPLES
   Next next = advance_path(p, st, pixel, c);
   while (next == kNextSample) {  // the pixel's next sample, in this wave
     gq::wave_faa<gq::mo::relaxed>(samples_done);
     next = advance_path(p, st, pixel, c);
   }
+#else
+  const Next next = advance_path(p, st, pixel, c);
+#endif
   pool[pixel] = st;
   if (next != kPixelDone) w.out[gq::wave_faa<gq::mo::relaxed>(w.out_count)] = pixel;  // the next launch orders these
   if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);

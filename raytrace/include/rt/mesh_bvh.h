@@ -26,7 +26,8 @@
 // over the SAH tree with this change alone, and 4,083 with the compaction changes of
 // rt/compaction.h; first hits alone (rt_aov) went 4,644 -> 4,413. The hits are the same as with
 // immediate testing: the closest hit does not depend on the order in which leaves are tested, and
-// a box is skipped only when it starts beyond a found hit.
+// a box is skipped only when it starts beyond a found hit. RT_POSTPONE_LEAVES=0 builds the
+// immediate testing instead, for the sphere-scene A/B of tools/gpu_render_ab.py (rt/compaction.h).
 //
 // Closest hit: the least t, ties to the least scene row (rt/triangle.h), which is what a loop
 // over all triangles reports, whatever order the builder left the leaves in. A pending node is
@@ -35,6 +36,10 @@
 #include "triangle.h"
 
 namespace rt {
+
+#ifndef RT_POSTPONE_LEAVES
+#define RT_POSTPONE_LEAVES 1
+#endif
 
 constexpr uint32_t kMeshLeaf = 0x80000000u;
 constexpr int kMeshNodeFloats = 16;  // binary node (the builders' output, collapsed before tracing)
@@ -195,6 +200,7 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
   float entry[kMeshStack];
   int sp = 0;
   uint32_t node = 0;
+#if RT_POSTPONE_LEAVES
   constexpr uint32_t kNoNode = 0xFFFFFFFFu;
   uint32_t leaves = 0, lref[kWideArity];
   for (;;) {
@@ -249,6 +255,56 @@ GQ_HD GQ_INLINE TriHit mesh_trace(const MeshBvh& m, Vec3 o, Vec3 d, float tmin, 
       if (mesh_leaf<kAny>(m, r, ref, tmin, h, count)) return h;
     }
   }
+#else
+  for (;;) {
+    float n[kWideReadFloats];
+    count.node(node);
+    load_words(m.nodes + (uint64_t)node * kWideNodeFloats, n, kWideReadFloats / 4);
+    float t[kWideArity];
+    uint32_t c[kWideArity];
+    uint32_t leaves = 0;
+    for (int k = 0; k < kWideArity; ++k) {
+      t[k] = enter_wide(n, k, sr, h.t);
+      c[k] = word_of(n[24 + k]);
+      if (t[k] < kNoHitT && (c[k] & kMeshLeaf)) {
+        leaves |= 1u << k;
+        t[k] = kNoHitT;  // a leaf is tested now and never pushed
+      }
+    }
+    // One copy of the triangle loop for all four slots (a register array is indexed only by
+    // constants: the slot is picked by compares).
+    while (leaves) {
+      const uint32_t ref = (leaves & 1u) ? c[0] : (leaves & 2u) ? c[1] : (leaves & 4u) ? c[2] : c[3];
+      leaves &= leaves - 1u;
+      if (mesh_leaf<kAny>(m, r, ref, tmin, h, count)) return h;
+    }
+    // The inner children hit, nearest first: a sorting network on (t, ref), then the farther
+    // ones wait on the stack, farthest deepest.
+    sort_pair(t[0], c[0], t[1], c[1]);
+    sort_pair(t[2], c[2], t[3], c[3]);
+    sort_pair(t[0], c[0], t[2], c[2]);
+    sort_pair(t[1], c[1], t[3], c[3]);
+    sort_pair(t[1], c[1], t[2], c[2]);
+    if (t[0] < kNoHitT) {
+      for (int k = kWideArity - 1; k >= 1; --k)
+        if (t[k] < kNoHitT && t[k] <= h.t) {
+          stack[sp] = c[k];
+          entry[sp++] = t[k];
+        }
+      count.stack(sp);
+      node = c[0];
+      continue;
+    }
+    // The next pending node that may still hold a hit at or before the best one (its box was
+    // entered at `entry` before the best hit shrank).
+    for (;;) {
+      if (sp == 0) return h;
+      --sp;
+      if (entry[sp] <= h.t) break;
+    }
+    node = stack[sp];
+  }
+#endif
 }
 
 template <bool kAny>
