@@ -58,7 +58,8 @@ if want render; then
   stage kernels 60 python3 tools/gpu_kernel_report.py
 fi
 if want render || want render-tests; then
-  stage render-tests "${GQ_RENDER_TESTS_S:-300}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace
+  stage render-tests "${GQ_RENDER_TESTS_S:-300}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/raytrace \
+    ${GQ_RENDER_TESTS_K:+-k "$GQ_RENDER_TESTS_K"}
 fi
 if want render || want render-bench; then
   for accel in ${GQ_RENDER_ACCELS:-bvh none}; do

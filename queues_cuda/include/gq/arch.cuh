@@ -353,6 +353,20 @@ GQ_INLINE void backoff(uint32_t& ns) {
 #endif
 #endif
 
+// The wait before a burn: a dequeuer that finds its slot empty while Tail is already past its
+// ticket (an enqueuer holds that ticket and is between its fetch-add and its CAS, about a
+// microsecond on the GPU) re-reads the slot up to this many times, backing off, before it burns
+// the slot, which would cost that enqueuer a fresh ticket (and G-WFQ's a step towards its slow
+// path). Only a delay before the same step, so no argument changes. On the host the enqueuer may
+// be off its core for a whole time slice: a couple of reads only.
+#ifndef GQ_BURN_WAIT
+#if GQ_DEVICE_BUILD
+#define GQ_BURN_WAIT 16u
+#else
+#define GQ_BURN_WAIT 2u
+#endif
+#endif
+
 struct ErrorFlag {
   uint32_t* words;  // [code, site, detail_lo, detail_hi]
 

@@ -175,10 +175,24 @@ struct ScqRing {
   GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
-      const uint64_t h = wave_faa<mo::seq_cst>(head());
+      uint64_t h;
+      if constexpr (kTicketlessEmpty) {
+        // No more tickets than Tail is ahead (wave_claim); a lane left without one has seen the
+        // ring (nearly) empty: EMPTY if the fenced test agrees, else try again.
+        if (!wave_claim<mo::seq_cst>(head(), tail(), h)) {
+          if (observed_empty()) return kEmpty;
+          stat.add(kStatRetries);
+          if (!spin.step(err, kSiteScqDequeue, 0)) return kEmpty;
+          continue;
+        }
+      } else {
+        h = wave_faa<mo::seq_cst>(head());
+      }
       const uint64_t j = h % (2 * n);
       const uint64_t c = cycle_of_ticket(h);
       uint64_t e = load<mo::seq_cst>(entry(j));
+      uint32_t wait = GQ_BURN_WAIT;
+      uint32_t ns = 8;
       for (;;) {
         const uint64_t ec = cycle_of_word(e);
 #if defined(GQ_FAULT_SKIP_CYCLE)
@@ -192,6 +206,12 @@ struct ScqRing {
           return (uint32_t)index_of(e);
         }
         if (!mod_less<kCycleBits>(ec, c)) break;  // the slot is already ahead of this ticket
+        if (is_bot(index_of(e)) && wait != 0u && (int64_t)(load<mo::relaxed>(tail()) - h) > 0) {
+          --wait;  // an enqueuer holds this ticket: give its CAS a moment (GQ_BURN_WAIT)
+          backoff(ns);
+          e = load<mo::seq_cst>(entry(j));
+          continue;
+        }
         // Burn the slot for this ticket: an empty slot moves to our cycle; a slot still holding a
         // value of an older cycle is marked unsafe so that no late enqueuer reuses it blindly.
         const uint64_t want = is_bot(index_of(e)) ? pack(c, safe_of(e), kBot) : pack(ec, 0, index_of(e));

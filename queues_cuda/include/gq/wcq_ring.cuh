@@ -432,11 +432,19 @@ struct WcqRing {
   GQ_HD uint32_t try_deq_fast(uint64_t h, uint32_t tid, const ErrorFlag& err) const {
     const uint64_t j = h % (2 * m), c = cycle_of_ticket(h);
     uint64_t e = load<mo::seq_cst>(entry(j));
+    uint32_t wait = GQ_BURN_WAIT;
+    uint32_t ns = 8;
     for (;;) {
       stat_step(stats, tid);
       const uint64_t ec = cycle_of(e);
       if (ec == c && !is_bot(index_of(e))) return consume(j, e, h);
       if (!older(ec, c)) break;  // the slot is already ahead of this ticket
+      if (is_bot(index_of(e)) && wait != 0u && (int64_t)(counter_of(load<mo::relaxed>(tail())) - h) > 0) {
+        --wait;  // an enqueuer holds this ticket: give its CAS a moment (GQ_BURN_WAIT, arch.cuh)
+        backoff(ns);
+        e = load<mo::seq_cst>(entry(j));
+        continue;
+      }
       // Burn the slot for this ticket: an empty slot moves to our cycle; a slot still holding a
       // value (or an unfinished insert) of an older cycle is marked unsafe.
       const uint64_t want = is_bot(index_of(e)) ? (e & kNoteField) | pack(0, c, safe_of(e), 1, kBot) : e & ~kSafeBit;
@@ -509,7 +517,18 @@ struct WcqRing {
     help_threads(tid, err);
     uint64_t h = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
-      h = counter_of(wave_faa<mo::seq_cst>(head(), kTicket));
+      // No more tickets than Tail is ahead (wave_claim), except on the last attempt, which
+      // fetch-adds so that a slow-path request starts from a ticket of its own. A lane left
+      // without one has seen the ring (nearly) empty: EMPTY if the fenced test agrees.
+      uint64_t hw;
+      if (attempt == kPatienceDeq) {
+        hw = wave_faa<mo::seq_cst>(head(), kTicket);
+      } else if (!wave_claim<mo::seq_cst>(head(), tail(), hw, kTicket)) {
+        if (observed_empty()) return kEmpty;
+        stat_step(stats, tid);
+        continue;
+      }
+      h = counter_of(hw);
       const uint32_t r = try_deq_fast(h, tid, err);
       if (r != kRetry) return r;
       if (err.raised()) return kEmpty;
