@@ -6,6 +6,8 @@ small mesh scene (the postponed-leaf switch), whose first hits must agree as wel
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from mesh_cases import small_scene
@@ -38,7 +40,7 @@ def baselines(mesh_scene):
 
 
 def test_the_default_variant_is_the_shipped_build():
-    assert list(VARIANTS)[0] == "default" and defines("default") == ()
+    assert next(iter(VARIANTS)) == "default" and defines("default") == ()
 
 
 @pytest.mark.parametrize("variant", OTHERS)
@@ -59,11 +61,12 @@ def test_variant_renders_the_default_image_bit_for_bit(baselines, mesh_scene, va
 
 @pytest.mark.gpu
 def test_gpu_wave_timing_reads_the_list_lengths():
+    from render_cases import ROOT
+
     from queues_cuda.queues import QUEUES
     from raytrace.cuda_render import time_compaction_waves
     from raytrace.render import SceneArrays
     from raytrace.scene import load_scene
-    from render_cases import ROOT
 
     scene = load_scene(ROOT / "scenes" / "spheres100.toml")
     opts = RenderOptions(width=64, height=48, spp=SPP, renderer="compaction", backend="cuda")
@@ -73,6 +76,6 @@ def test_gpu_wave_timing_reads_the_list_lengths():
     assert len(waves) == SPP * (scene.max_depth + 1)
     assert items[0] == 64 * 48
     # A wave's list holds the previous wave's pixels that still have work: never more.
-    assert all(b <= a for a, b in zip(items, items[1:])), items
+    assert all(b <= a for a, b in itertools.pairwise(items)), items
     assert items[1] > 0, "spheres100's mirrors leave work after the first wave"
     assert all(w["ms"] > 0 for w in waves)
