@@ -3,9 +3,10 @@
     python3 tools/gpu_render_ab.py OUT_DIR [--scene PATH ...] [--primary-scene PATH ...]
                                            [--variant NAME ...] [--no-cpu-check]
 
-Run 16 timed spheres100 at 11.8 G rays/s at 0ac5b0a and 8.4 G after run 15's mesh winners
-became the code (rt/compaction.h). Each variant of raytrace/compaction_variants.py is one NVRTC
-build (raytrace.build.kernel_variant); for each scene (default spheres100 and cornell,
+`gq bench render` timed spheres100 at 11.8 G rays/s at 0ac5b0a (run 16) and 8.4 G at 6bfdec7,
+after run 15's mesh winners became the code (rt/compaction.h). Each variant of
+raytrace/compaction_variants.py (AB_RUN unless --variant names others) is one NVRTC build
+(raytrace.build.kernel_variant); for each scene (default spheres100 and cornell,
 1920x1080, 4 spp, BVH, the compaction renderer only) it renders once to warm up and five times
 measured (CUDA events, render_cuda's own timing), then once more with events around every wave
 (raytrace.cuda_render.time_compaction_waves: per wave its list length and milliseconds).
@@ -40,7 +41,7 @@ from queues_cuda.files import write_json_atomically
 from queues_cuda.provenance import provenance
 from queues_cuda.queues import QUEUES
 from raytrace.build import cuda_module, kernel_variant
-from raytrace.compaction_variants import VARIANTS, defines
+from raytrace.compaction_variants import AB_RUN, VARIANTS, defines
 from raytrace.render import RenderOptions, SceneArrays, render
 from raytrace.scene import load_scene
 
@@ -110,12 +111,13 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--primary-scene", type=Path, action="append", default=[],
                     help="a scene traced with primary rays only (repeatable)")
     ap.add_argument("--variant", action="append", choices=list(VARIANTS),
-                    help="variants to time (repeatable; default all; 'default' is always timed first)")
+                    help=f"variants to time (repeatable; default {', '.join(AB_RUN)}; 'default' is always "
+                         "timed first)")
     ap.add_argument("--no-cpu-check", action="store_true", help="skip the default image's CPU comparison")
     args = ap.parse_args(argv)
     started = time.perf_counter()
     out = args.out_dir / "render-ab.json"
-    names = ["default"] + [v for v in dict.fromkeys(args.variant or VARIANTS) if v != "default"]
+    names = ["default"] + [v for v in dict.fromkeys(args.variant or AB_RUN) if v != "default"]
     kind = QUEUES[RenderOptions.queue]
     cases = load_cases(args.scene or list(SCENES), args.primary_scene)
     settings = {"width": WIDTH, "height": HEIGHT, "spp": SPP, "accel": "bvh", "renderer": "compaction",

@@ -32,7 +32,8 @@
 //     90 KB -> 175 KB). 0 — one segment per item, as before run 15. 2 — a warp goes on to its
 //     lanes' next samples only while every one of its lanes finished a sample that does not
 //     reflect (a ballot), with one call site of advance_path: primary-ray renders keep the
-//     single wave, and a mirror no longer holds a warp's other lanes.
+//     single wave, and a mirror no longer holds a warp's other lanes. 3 — the default's
+//     per-lane schedule with one call site of advance_path (94 KB): the code size alone.
 //   RT_FIRST_WAVE_FROM_INDEX=1 (default) — as above; 0: rt_paths_init writes the first list and
 //     every fresh state, and the first wave reads them.
 #pragma once
@@ -70,6 +71,14 @@ GQ_HD GQ_INLINE void wave_path(const RenderParams& p, PathState* pool, const Wav
   for (;;) {
     next = advance_path(p, st, pixel, c);
     if (gq::ballot(group, next == kNextSample) != group) break;
+    gq::wave_faa<gq::mo::relaxed>(samples_done);
+  }
+#elif RT_WAVE_SAMPLES == 3
+  // The per-lane schedule of the default with one call site of advance_path.
+  Next next;
+  for (;;) {
+    next = advance_path(p, st, pixel, c);
+    if (next != kNextSample) break;
     gq::wave_faa<gq::mo::relaxed>(samples_done);
   }
 #elif RT_WAVE_SAMPLES
