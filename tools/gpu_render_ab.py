@@ -80,8 +80,8 @@ def build_figures(kind_id: int) -> dict:
     thread, and how many threads the occupancy API lets be resident (the compaction grid)."""
     t = time.perf_counter()
     wave = cuda_module(kind_id).get_function("rt_wave")
-    fn = wave.kernel
-    figures = {"registers": getattr(fn, "num_regs", None), "local_bytes": getattr(fn, "local_size_bytes", None),
+    attrs = wave.attributes  # cupy.RawKernel: the driver's function attributes, by name
+    figures = {"registers": attrs.get("num_regs"), "local_bytes": attrs.get("local_size_bytes"),
                "resident_threads": int(resident_threads(wave))}
     figures["compile_and_load_s"] = round(time.perf_counter() - t, 2)
     return figures
