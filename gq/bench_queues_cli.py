@@ -2,6 +2,7 @@
 
     gq bench queues --kernel balanced --threads 2^9..2^18 --duration 0.5
     gq bench queues --kernel split --producers 25,50,75 --queue glfq,gwfq --stats
+    gq bench queues --kernel split --queue glfq,gwfq --poll-backoff 1024
 
 Prints a table (successful operations per second, EMPTY and FULL answers per successful
 operation, stalls, conservation), writes the JSON record and a throughput-against-threads chart
@@ -40,12 +41,16 @@ DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "4,8,16"}
 @click.option("--stats", is_flag=True,
               help="Also run the counter builds, apart from the timed runs: per successful operation, "
                    "slow-path entries and helps (gwfq, ymc), retries and lost CASes (glfq, sfq).")
+@click.option("--poll-backoff", "poll_backoff", type=int, default=0, show_default=True, metavar="NS",
+              help="Polite polling: after an EMPTY or FULL answer a split-kernel thread backs off, "
+                   "doubling from 32 ns up to NS (0: the seed's back-to-back polling). A separate build; "
+                   "the balanced kernel is the same either way.")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where the record goes [default: benchmarks/queues-<date>.json].")
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Throughput-against-threads PNG [default: the JSON's name with .png].")
 def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, queue_texts, capacity, backend,
-                 stats, json_out, chart) -> int:
+                 stats, poll_backoff, json_out, chart) -> int:
     """Successful queue operations per second against threads: balanced and split kernels."""
     from queues_cuda import bench_queues as bq
     from queues_cuda.files import write_json_atomically
@@ -57,7 +62,7 @@ def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, q
     check_output_path("--chart", chart, ".png", folder=False)
     used = resolve(backend)
     threads = bq.parse_threads(threads_text if threads_text is not None else DEFAULT_THREADS[used])
-    bq.validate(used, queues, threads, duration, warmup, runs, capacity)
+    bq.validate(used, queues, threads, duration, warmup, runs, capacity, poll_backoff)
     json_out = json_out if json_out is not None else bq.default_json_path()
     chart = chart if chart is not None else json_out.with_suffix(".png")
     total = bq.total_runs(queues, kernels, threads, producers, runs, stats)
@@ -69,7 +74,7 @@ def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, q
                                                     item_show_func=lambda s: s))
         record = bq.run_bench(used, queues, kernels, threads, producers, duration, warmup, runs, capacity, stats,
                               progress=lambda label: bar.update(1, label),
-                              on_row=lambda rec: write_json_atomically(json_out, rec))
+                              on_row=lambda rec: write_json_atomically(json_out, rec), poll_backoff_ns=poll_backoff)
     for line in bq.table_lines(record):
         click.echo(line)
     write_json_atomically(json_out, record)

@@ -15,6 +15,11 @@ kernel measures its window itself, so launch and compile never count. Each run:
     equal successful dequeues plus what the drain took out (the ideal ring has no such law).
 Counter runs (``stats``) are separate builds and separate runs, so counters never slow a timed run.
 
+Polite polling (``poll_backoff_ns`` > 0) is a separate build too (GQ_BENCH_POLL_BACKOFF_NS): the
+split kernel's threads back off after an EMPTY or FULL answer, doubling from 32 ns up to that cap
+(queue_bench.cuh says why). Its split rows carry ``poll_backoff_ns``; rows of the seed's kernel,
+which polls back to back, carry no such key. The balanced kernel is the same in both builds.
+
 Persistent kernels need every thread resident (DESIGN.md). On the GPU a thread count above what
 one build can keep resident is first retried with launch bounds asking for more blocks per SM
 (GQ_BENCH_MIN_BLOCKS: fewer registers per thread); when even that cannot hold it, the run is
@@ -73,6 +78,10 @@ MIN_CAPACITY = 4096
 # queue_stats.cuh's stat_sum_all, in order (max_steps is a maximum, the rest sums).
 STATS_WORDS = ("slow", "helps", "completed", "ok", "max_steps", "retries", "cas_fails")
 STATS_FIELDS = ("slow_per_op", "helps_per_op", "completed_per_op", "retries_per_op", "cas_fails_per_op")
+# Polite polling's cap (queue_bench.cuh): 0 is the seed's kernel; at most about the longest sleep
+# __nanosleep grants (a millisecond), and a run's window is far longer than that.
+POLL_DEFINE = "GQ_BENCH_POLL_BACKOFF_NS"
+MAX_POLL_BACKOFF_NS = 1_000_000
 
 
 # ------------------------------------------------------------------------------------ parsing
@@ -186,7 +195,7 @@ class RunCounts:
 class _CpuBench:
     name = "cpu"
 
-    def __init__(self, kind: QueueKind, defines: tuple[str, ...]):
+    def __init__(self, kind: QueueKind, defines: tuple[str, ...], poll_backoff_ns: int = 0):
         import ctypes
 
         flags = LIBRARY_FLAGS + ("-pthread",) + defines_for(kind.kind_id, defines)
@@ -198,7 +207,7 @@ class _CpuBench:
         lib.gq_bench.argtypes = [p, u64, p, u32, u32, u32, u64, u64, p]
         lib.gq_bench_drain.restype, lib.gq_bench_drain.argtypes = u32, [p, u64, u32, u64, p, p]
         lib.gq_bench_stats.restype, lib.gq_bench_stats.argtypes = None, [p, u64, u64, p]
-        self.lib, self.kind = lib, kind
+        self.lib, self.kind, self.poll_backoff_ns = lib, kind, poll_backoff_ns
 
     def resident(self, threads: int) -> tuple[int, int]:
         return threads, 1
@@ -228,8 +237,8 @@ class _CpuBench:
 class _CudaBench:
     name = "cuda"
 
-    def __init__(self, kind: QueueKind, defines: tuple[str, ...]):
-        self.kind, self.defines = kind, defines
+    def __init__(self, kind: QueueKind, defines: tuple[str, ...], poll_backoff_ns: int = 0):
+        self.kind, self.defines, self.poll_backoff_ns = kind, defines, poll_backoff_ns
         self._modules: dict[int, object] = {}
 
     def module(self, min_blocks: int):
@@ -297,9 +306,21 @@ class _CudaBench:
         return RunCounts(host, drained, event_s, st)
 
 
-def launcher(backend: str, kind: QueueKind, stats: bool = False):
-    defines = (STATS_DEFINE,) if stats else ()
-    return _CudaBench(kind, defines) if backend == "cuda" else _CpuBench(kind, defines)
+def poll_defines(poll_backoff_ns: int) -> tuple[str, ...]:
+    """The build's define for polite polling; none for the seed's kernel (its build is unchanged)."""
+    return (f"{POLL_DEFINE}={poll_backoff_ns}",) if poll_backoff_ns else ()
+
+
+def launcher(backend: str, kind: QueueKind, stats: bool = False, poll_backoff_ns: int = 0):
+    defines = ((STATS_DEFINE,) if stats else ()) + poll_defines(poll_backoff_ns)
+    cls = _CudaBench if backend == "cuda" else _CpuBench
+    return cls(kind, defines, poll_backoff_ns)
+
+
+def poll_tag(bench, kernel: str) -> dict:
+    """What a row adds for polite polling: the cap, on split rows of such a build; else nothing."""
+    ns = getattr(bench, "poll_backoff_ns", 0)
+    return {"poll_backoff_ns": ns} if ns and kernel == "split" else {}
 
 
 # ------------------------------------------------------------------------------- measuring
@@ -361,16 +382,17 @@ def run_point(bench, backend: str, kind: QueueKind, kernel: str, threads: int, p
         "failed_per_op": sum(r["enq_full"] for r in good) / ok if ok else None,
         "stalls": sum(r["stall"] for r in results),
         "conserved": None if kind is IDEAL or not drain else all(r.get("conserved") for r in results),
+        **poll_tag(bench, kernel),
         "runs": results,
     }
 
 
 def stats_point(backend: str, kind: QueueKind, kernel: str, threads: int, pct: int | None, warmup_s: float,
-                window_s: float, capacity: int) -> dict:
+                window_s: float, capacity: int, poll_backoff_ns: int = 0) -> dict:
     """One counter run (a build with GQ_QUEUE_STATS): the queue's counters per successful
     operation (slow-path entries, helps and completions of the wait-free queues; retries and lost
     CASes of G-LFQ and SFQ), and the most steps one operation took (wait-free queues)."""
-    bench = launcher(backend, kind, stats=True)
+    bench = launcher(backend, kind, stats=True, poll_backoff_ns=poll_backoff_ns)
     threads_run, min_blocks = bench.resident(threads)
     producers = producer_threads(threads_run, pct, ROLE_LANES[backend]) if kernel == "split" else 0
     extra = {"min_blocks": min_blocks} if backend == "cuda" else {}
@@ -380,7 +402,7 @@ def stats_point(backend: str, kind: QueueKind, kernel: str, threads: int, pct: i
     ok = words["ok"]
     row = {"queue": kind.name, "kernel": kernel, "producers_pct": pct if kernel == "split" else None,
            "threads": threads, "threads_run": threads_run, "counted_ops": ok,
-           "max_steps": words["max_steps"] if kind.wait_free and ok else None}
+           "max_steps": words["max_steps"] if kind.wait_free and ok else None, **poll_tag(bench, kernel)}
     for field in STATS_FIELDS:
         row[field] = words[field.removesuffix("_per_op")] / ok if ok else None
     return row
@@ -395,8 +417,10 @@ def configurations(queues: list[str], kernels: list[str], threads: list[int], pr
 
 
 def validate(backend: str, queues: list[str], threads: list[int], window_s: float, warmup_s: float, runs: int,
-             capacity: int | None) -> None:
+             capacity: int | None, poll_backoff_ns: int = 0) -> None:
     """Every check before any build or launch; each names the option, the rule and the value."""
+    if not 0 <= poll_backoff_ns <= MAX_POLL_BACKOFF_NS:
+        raise GQError(f"--poll-backoff must be between 0 (off) and {MAX_POLL_BACKOFF_NS} ns, got {poll_backoff_ns}")
     if not 0 < window_s <= MAX_SECONDS:
         raise GQError(f"--duration must be above 0 and at most {MAX_SECONDS:g} s, got {window_s:g}")
     if not 0 <= warmup_s <= MAX_SECONDS:
@@ -420,27 +444,29 @@ def validate(backend: str, queues: list[str], threads: list[int], window_s: floa
 def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list[int], producers: list[int],
               window_s: float, warmup_s: float, runs: int = 5, capacity: int | None = None, stats: bool = False,
               progress: Callable[[str], None] | None = None, on_row: Callable[[dict], None] | None = None,
-              command: list[str] | None = None) -> dict:
+              command: list[str] | None = None, poll_backoff_ns: int = 0) -> dict:
     """The sweep: every queue x kernel (x producer split) x thread count; one record.
 
     ``backend`` is a resolved one (cuda or cpu). ``progress(label)`` is called after every run;
     ``on_row(record)`` after every configuration with the record so far, so a sweep stopped
-    part-way keeps what it measured.
+    part-way keeps what it measured. ``poll_backoff_ns`` > 0 measures the polite-polling build
+    (the split kernel backs off after a failed poll, up to that cap; settings and split rows say so).
     """
-    validate(backend, queues, threads, window_s, warmup_s, runs, capacity)
+    validate(backend, queues, threads, window_s, warmup_s, runs, capacity, poll_backoff_ns)
     settings = {"backend": backend, "queues": queues, "kernels": kernels, "threads": threads,
                 "producers_pct": producers, "window_s": window_s, "warmup_s": warmup_s, "runs": runs,
                 "capacity": capacity if capacity is not None else f"max(threads, {MIN_CAPACITY})",
                 "block": BLOCK, "stall_rule": f"span > {STALL_FACTOR:g} x (warm-up + window) + "
                                               f"{STALL_SLACK_S[backend]:g} s",
-                "throughput": "successful enqueues + dequeues completed in the window / window"}
+                "throughput": "successful enqueues + dequeues completed in the window / window",
+                "poll_backoff_ns": poll_backoff_ns}
     record = provenance(command=command if command is not None else sys.argv, kind="queue-bench",
                         settings=settings, rows=[], stats=[])
     benches = {}
     for queue, kernel, pct, t in configurations(queues, kernels, threads, producers):
         kind = BENCH_BY_NAME[queue]
         if queue not in benches:
-            benches[queue] = launcher(backend, kind)
+            benches[queue] = launcher(backend, kind, poll_backoff_ns=poll_backoff_ns)
         cap = capacity if capacity is not None else default_capacity(t)
         label = f"{queue} {kernel}{'' if pct is None else f' {pct}%'} {t}"
         row = run_point(benches[queue], backend, kind, kernel, t, pct, warmup_s, window_s, cap, runs,
@@ -452,7 +478,8 @@ def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list
         for queue, kernel, pct, t in configurations([q for q in queues if q != IDEAL.name], kernels, threads,
                                                      producers):
             cap = capacity if capacity is not None else default_capacity(t)
-            record["stats"].append(stats_point(backend, BENCH_BY_NAME[queue], kernel, t, pct, warmup_s, window_s, cap))
+            record["stats"].append(stats_point(backend, BENCH_BY_NAME[queue], kernel, t, pct, warmup_s, window_s, cap,
+                                               poll_backoff_ns))
             if progress:
                 progress(f"{queue} counters")
             if on_row:
@@ -498,12 +525,14 @@ def chart(record: dict, png_path) -> str | None:
     fig = Figure(figsize=(6 * cols, 4 * math.ceil(len(panels) / cols)))
     for k, panel in enumerate(panels):
         ax = fig.add_subplot(math.ceil(len(panels) / cols), cols, k + 1)
-        for queue in dict.fromkeys(r["queue"] for r in rows):
+        for queue, poll in dict.fromkeys((r["queue"], r.get("poll_backoff_ns", 0)) for r in rows):
             pts = sorted((r["threads_run"], r["ops_per_s_median"]) for r in rows
-                         if panel_of(r) == panel and r["queue"] == queue and r["ops_per_s_median"] is not None)
+                         if panel_of(r) == panel and r["queue"] == queue and r.get("poll_backoff_ns", 0) == poll
+                         and r["ops_per_s_median"] is not None)
             if pts:
-                ax.plot([p[0] for p in pts], [p[1] / 1e9 for p in pts], marker="o", label=queue_label(queue),
-                        linestyle="--" if queue == "ideal" else "-")
+                label = queue_label(queue) + (f", polite polling (cap {poll} ns)" if poll else "")
+                ax.plot([p[0] for p in pts], [p[1] / 1e9 for p in pts], marker="o", label=label,
+                        linestyle="--" if queue == "ideal" else ":" if poll else "-")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("threads")
         ax.set_ylabel("successful G ops/s (median)")
@@ -524,9 +553,20 @@ def format_rate(x: float | None) -> str:
     return f"{x / 1e9:.2f} G" if x >= 1e9 else f"{x / 1e6:.1f} M"
 
 
+def variant_label(row: dict) -> str:
+    """A row's kernel in words: ``balanced``, ``split 25%``, ``split 25%, polite polling (cap 1024 ns)``."""
+    if row["kernel"] == "balanced":
+        return "balanced"
+    poll = row.get("poll_backoff_ns", 0)
+    return f"split {row['producers_pct']}%" + (f", polite polling (cap {poll} ns)" if poll else "")
+
+
 def table_lines(record: dict) -> list[str]:
+    """The table; a record with polite-polling rows gets a last column, the backoff cap (- for the
+    seed's back-to-back polling)."""
+    polite = any(r.get("poll_backoff_ns") for r in record["rows"])
     header = (f"{'queue':7s} {'kernel':9s} {'prod%':>5s} {'threads':>8s} {'ran':>8s} {'ops/s':>9s} "
-              f"{'empty/op':>9s} {'full/op':>8s} {'stall':>5s} {'conserved':>9s}")
+              f"{'empty/op':>9s} {'full/op':>8s} {'stall':>5s} {'conserved':>9s}") + (f" {'poll ns':>7s}" if polite else "")
     lines = [header]
     for r in record["rows"]:
         conserved = "-" if r["conserved"] is None else ("yes" if r["conserved"] else "NO")
@@ -534,13 +574,15 @@ def table_lines(record: dict) -> list[str]:
         name = r["queue"] + ("*" if r["queue"] in NOT_LINEARIZABLE else "")
         lines.append(f"{name:7s} {r['kernel']:9s} {r['producers_pct'] or '':>5} {r['threads']:>8d} "
                      f"{r['threads_run']:>8d} {format_rate(r['ops_per_s_median']):>9s} {ratio(r['empty_per_op']):>9s} "
-                     f"{ratio(r['failed_per_op']):>8s} {r['stalls'] or '':>5} {conserved:>9s}")
+                     f"{ratio(r['failed_per_op']):>8s} {r['stalls'] or '':>5} {conserved:>9s}"
+                     + (f" {r.get('poll_backoff_ns') or '-':>7}" if polite else ""))
     for queue in dict.fromkeys(r["queue"] for r in record["rows"] if r["queue"] in NOT_LINEARIZABLE):
         lines.append(f"{queue}*: not linearizable (gq queues check --queue {queue} shows a refuting history); "
                      f"measured only because it was named")
     for s in record.get("stats", []):
         per = ", ".join(f"{k} {s[k]:.4f}" for k in STATS_FIELDS if s[k])
-        lines.append(f"counters {s['queue']} {s['kernel']} {s['producers_pct'] or ''} {s['threads_run']}: "
+        lines.append(f"counters {s['queue']} {s['kernel']} {s['producers_pct'] or ''} {s['threads_run']}"
+                     + (f" polite {s['poll_backoff_ns']} ns" if s.get("poll_backoff_ns") else "") + ": "
                      f"{per or ('no counts above zero' if s['counted_ops'] else 'no operations counted')}"
                      + (f"; most steps {s['max_steps']}" if s["max_steps"] is not None else ""))
     return lines

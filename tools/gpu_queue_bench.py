@@ -1,4 +1,4 @@
-"""The queue micro-benchmarks of issue 6 on one GPU, in about 3 minutes:
+"""The queue micro-benchmarks of issue 6 on one GPU, in about 3 to 4 minutes:
 
     python3 tools/gpu_queue_bench.py OUT_DIR
 
@@ -7,14 +7,21 @@
    each on the device clock (queues_cuda/bench_queues.py), the median of the runs that did not
    stall, each run drained and checked for conservation. A thread count that cannot be resident
    is retried with launch bounds, else capped (the row says so).
-2. The counter run: every queue's build with GQ_QUEUE_STATS, one run per configuration at every
+2. Polite polling: the split kernel again, built with GQ_BENCH_POLL_BACKOFF_NS = POLL_BACKOFF_NS
+   (a thread answered EMPTY or FULL backs off, 32 ns doubling up to that cap, before it polls
+   again; queue_bench.cuh), at 25 / 50 / 75 % producers and POLITE_THREADS, POLITE_RUNS runs each,
+   for the same queues but the ideal ring (which never answers EMPTY or FULL, so it would only
+   repeat its seed figures). Its rows carry poll_backoff_ns; the table gives the cap in its last
+   column, the goals lines give both variants.
+3. The counter run: every queue's build with GQ_QUEUE_STATS, one run per configuration at every
    third thread count (per successful operation: slow-path entries, helps and completions of the
    wait-free queues, retries and lost CASes of G-LFQ and SFQ; the most steps of one wait-free
    operation), apart from the timed runs.
 
 Time guards: the queue kernels stop themselves at their deadline; a configuration whose kernel
 raises its error flag is recorded as an error and the sweep goes on; a queue is not started once
-SWEEP_UNTIL_S has passed, the counter run not once COUNTERS_UNTIL_S has (both noted). Writes
+SWEEP_UNTIL_S has passed, a polite-polling point not once POLITE_UNTIL_S has, the counter run not
+once COUNTERS_UNTIL_S has (all noted). Writes
 OUT_DIR/queue-bench.json (card, commit, command, every row) after each configuration and
 OUT_DIR/queue-bench.png (seed 001 Fig. 4's panels) when matplotlib is there, then prints the
 table and the project's goals measured against, not assumed.
@@ -44,14 +51,26 @@ QUEUES = ["glfq", "gwfq", "ideal", "sfq", "ymc"]
 # GQ_BENCH_QUEUES=gwfq,ideal measures only those (a second call finishing a sweep another began).
 QUEUES = [q for q in os.environ.get("GQ_BENCH_QUEUES", ",".join(QUEUES)).split(",") if q]
 WINDOW_S, WARMUP_S, RUNS = 0.04, 0.01, 5  # 5 queues x 4 panels x 10 points x 5 runs x 50 ms = 50 s
+# Polite polling's cap. 1024 ns: four times the queues' own wait cap (arch.cuh's backoff, 256 ns)
+# and about one contended round trip to a hot L2 line, so a sleeping poller misses little; and
+# short enough that the sleepers can never be the limit: even at 2^12 threads the 3072 consumers
+# of the 25 % split, each polling at least once per 1024 ns plus an operation, can ask about
+# 3 G times a second, above what the producers enqueue (under 1 G/s measured). GQ_BENCH_POLITE_NS
+# picks another cap.
+POLL_BACKOFF_NS = int(os.environ.get("GQ_BENCH_POLITE_NS", "1024"))
+POLITE_THREADS = [1 << k for k in range(12, 19)]
+POLITE_RUNS = 3  # 2 queues x 3 splits x 7 points x 3 runs x 50 ms = 6.3 s of windows
 SWEEP_UNTIL_S = 140.0
-COUNTERS_UNTIL_S = 160.0
+POLITE_UNTIL_S = 180.0
+COUNTERS_UNTIL_S = 200.0
 GOALS = {"glfq_balanced_gops": 35.0, "gwfq_balanced_gops": 25.0, "gwfq_split_vs_balanced": 0.5}
 
 
-def best(rows, queue, kernel, pct=None):
+def best(rows, queue, kernel, pct=None, poll=0):
+    """The highest median of one panel; ``poll`` picks the variant (0: the seed's polling)."""
     figures = [r["ops_per_s_median"] for r in rows if r["queue"] == queue and r["kernel"] == kernel
-               and r.get("producers_pct") == pct and r.get("ops_per_s_median")]
+               and r.get("producers_pct") == pct and r.get("poll_backoff_ns", 0) == poll
+               and r.get("ops_per_s_median")]
     return max(figures) if figures else None
 
 
@@ -66,15 +85,61 @@ def goals(rows) -> list[str]:
     wfq = best(rows, "gwfq", "balanced")
     out.append(f"G-WFQ balanced peak {g(wfq)} (goal >= {GOALS['gwfq_balanced_gops']:g} G/s): "
                f"{'met' if wfq and wfq >= GOALS['gwfq_balanced_gops'] * 1e9 else 'NOT met'}")
+    polls = sorted({r.get("poll_backoff_ns", 0) for r in rows} | {0})
     for pct in (25, 75):
-        split = best(rows, "gwfq", "split", pct)
-        ratio = split / wfq if split and wfq else None
-        out.append(f"G-WFQ split {pct}% peak {g(split)} = {'-' if ratio is None else f'{ratio:.0%}'} of balanced "
-                   f"(goal >= {GOALS['gwfq_split_vs_balanced']:.0%}): "
-                   f"{'met' if ratio and ratio >= GOALS['gwfq_split_vs_balanced'] else 'NOT met'}")
+        for poll in polls:
+            split = best(rows, "gwfq", "split", pct, poll)
+            ratio = split / wfq if split and wfq else None
+            name = bq.variant_label({"kernel": "split", "producers_pct": pct, "poll_backoff_ns": poll})
+            out.append(f"G-WFQ {name} peak {g(split)} = {'-' if ratio is None else f'{ratio:.0%}'} of balanced "
+                       f"(goal >= {GOALS['gwfq_split_vs_balanced']:.0%}): "
+                       f"{'met' if ratio and ratio >= GOALS['gwfq_split_vs_balanced'] else 'NOT met'}")
+    for pct in (25, 75):
+        for poll in polls[1:]:
+            seed, polite = best(rows, "glfq", "split", pct), best(rows, "glfq", "split", pct, poll)
+            name = bq.variant_label({"kernel": "split", "producers_pct": pct, "poll_backoff_ns": poll})
+            out.append(f"G-LFQ {name} peak {g(polite)} (back-to-back polling: {g(seed)})")
     ideal = best(rows, "ideal", "balanced")
     out.append(f"ideal ring balanced peak {g(ideal)} (DESIGN.md's H200 ceiling: 70 G/s)")
     return out
+
+
+def polite_sweep(record: dict, backend: str, began: float, json_path: Path) -> None:
+    """The split kernel with polite polling (step 2 of the module's docstring), appended to the
+    record's rows; the same stall, error and time rules as the seed's sweep."""
+    if not 0 < POLL_BACKOFF_NS <= bq.MAX_POLL_BACKOFF_NS:
+        record["notes"].append(f"polite polling: not run, GQ_BENCH_POLITE_NS must be 1..{bq.MAX_POLL_BACKOFF_NS}, "
+                               f"got {POLL_BACKOFF_NS}")
+        return
+    for queue in [q for q in QUEUES if q != bq.IDEAL.name]:
+        kind = bq.BENCH_QUEUES[queue]
+        bench = None
+        t_queue = time.monotonic()
+        stalled_panels = set()
+        for _, kernel, pct, threads in bq.configurations([queue], ["split"], POLITE_THREADS, PRODUCERS):
+            name = bq.variant_label({"kernel": kernel, "producers_pct": pct, "poll_backoff_ns": POLL_BACKOFF_NS})
+            if time.monotonic() - began > POLITE_UNTIL_S:
+                record["notes"].append(f"{queue} polite polling: stopped before {name} at {threads} threads, "
+                                       f"past {POLITE_UNTIL_S:g} s")
+                break
+            if pct in stalled_panels:
+                continue
+            bench = bench or bq.launcher(backend, kind, poll_backoff_ns=POLL_BACKOFF_NS)
+            try:
+                row = bq.run_point(bench, backend, kind, kernel, threads, pct, WARMUP_S, WINDOW_S,
+                                   bq.default_capacity(threads), POLITE_RUNS)
+                row["point_s"] = round(time.monotonic() - t_queue, 3)
+                record["rows"].append(row)
+                if row["ops_per_s_median"] is None:
+                    stalled_panels.add(pct)
+                    record["notes"].append(f"{queue} {name}: stalled at {threads} threads; "
+                                           "larger thread counts of this panel not run")
+            except KernelError as exc:
+                record["errors"].append({"queue": queue, "kernel": kernel, "producers_pct": pct, "threads": threads,
+                                         "poll_backoff_ns": POLL_BACKOFF_NS, "error": str(exc)})
+                print(f"{queue} {name} {threads}: {exc}", flush=True)
+            write_json_atomically(json_path, record)
+        print(f"{queue} polite polling: {time.monotonic() - t_queue:.1f} s", flush=True)
 
 
 def main(out_dir: Path) -> int:
@@ -86,7 +151,11 @@ def main(out_dir: Path) -> int:
         "backend": backend, "queues": QUEUES, "kernels": KERNELS, "threads": THREADS, "producers_pct": PRODUCERS,
         "window_s": WINDOW_S, "warmup_s": WARMUP_S, "runs": RUNS, "capacity": f"max(threads, {bq.MIN_CAPACITY})",
         "block": bq.BLOCK, "stall_rule": f"span > {bq.STALL_FACTOR:g} x (warm-up + window) + "
-                                         f"{bq.STALL_SLACK_S[backend]:g} s"}, rows=[], stats=[], errors=[], notes=[])
+                                         f"{bq.STALL_SLACK_S[backend]:g} s",
+        "polite_polling": {"poll_backoff_ns": POLL_BACKOFF_NS, "first_ns": 32, "kernels": ["split"],
+                           "threads": POLITE_THREADS, "producers_pct": PRODUCERS, "runs": POLITE_RUNS,
+                           "queues": [q for q in QUEUES if q != bq.IDEAL.name]}},
+        rows=[], stats=[], errors=[], notes=[])
     for queue in QUEUES:
         if time.monotonic() - began > SWEEP_UNTIL_S:
             record["notes"].append(f"{queue}: not started, the sweep passed {SWEEP_UNTIL_S:g} s")
@@ -114,6 +183,7 @@ def main(out_dir: Path) -> int:
                 print(f"{queue} {kernel} {pct} {threads}: {exc}", flush=True)
             write_json_atomically(json_path, record)
         print(f"{queue}: {time.monotonic() - t_queue:.1f} s", flush=True)
+    polite_sweep(record, backend, began, json_path)
     for queue in [q for q in QUEUES if q != bq.IDEAL.name]:
         if time.monotonic() - began > COUNTERS_UNTIL_S:
             record["notes"].append(f"{queue} counters: not started, past {COUNTERS_UNTIL_S:g} s")

@@ -44,6 +44,18 @@ def test_cpu_sweep_writes_table_record_and_chart(tmp_path, capsys):
         assert out_json.with_suffix(".png").stat().st_size > 1000
 
 
+def test_poll_backoff_option_records_the_polite_build(tmp_path, capsys):
+    out_json = tmp_path / "q.json"
+    code, out, err = run(capsys, "bench", "queues", "--backend", "cpu", "--queue", "glfq", "--threads", "4",
+                         "--producers", "50", "--duration", "0.02", "--warmup", "0.005", "--runs", "1",
+                         "--poll-backoff", "1024", "--json", out_json, "--chart", tmp_path / "q.png")
+    assert code == 0, err
+    rec = json.loads(out_json.read_text())
+    assert rec["settings"]["poll_backoff_ns"] == 1024
+    assert [(r["kernel"], r.get("poll_backoff_ns")) for r in rec["rows"]] == [("balanced", None), ("split", 1024)]
+    assert "poll ns" in out.splitlines()[0] and out.splitlines()[2].split()[-1] == "1024"
+
+
 @pytest.mark.parametrize("args, words", [
     (["--threads", "2^4..2^2"], "--threads: a range runs"),
     (["--threads", "two"], "--threads: expected an integer"),
@@ -54,6 +66,7 @@ def test_cpu_sweep_writes_table_record_and_chart(tmp_path, capsys):
     (["--queue", "lcrq"], "--queue: unknown queue 'lcrq'"),
     (["--json", "out.txt"], "--json: the name must end in .json"),
     (["--threads", "4096"], "--threads 4096: the CPU backend"),
+    (["--poll-backoff", "-5"], "--poll-backoff must be between 0 (off) and 1000000 ns, got -5"),
 ])
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, args, words):
     monkeypatch.chdir(tmp_path)

@@ -183,6 +183,74 @@ def test_run_bench_record():
     assert len(bq.table_lines(rec)) == 5
 
 
+# --------------------------------------------------------------------------- polite polling
+
+POLITE_NS = 1024
+# The row of a run_point as the seed's kernel gives it: the polite build adds only poll_backoff_ns.
+SEED_ROW_KEYS = {"queue", "linearizable", "kernel", "producers_pct", "threads", "threads_run", "capped",
+                 "min_blocks_per_sm", "producer_threads", "capacity", "backend", "ops_per_s_median", "ops_per_s_min",
+                 "ops_per_s_max", "empty_per_op", "failed_per_op", "stalls", "conserved", "runs"}
+
+
+def test_default_build_and_rows_are_the_seeds():
+    """poll_backoff_ns 0: no define (the same build as before the option), rows and table as before."""
+    assert bq.poll_defines(0) == () and bq.poll_defines(POLITE_NS) == (f"GQ_BENCH_POLL_BACKOFF_NS={POLITE_NS}",)
+    assert bq._CudaBench(QUEUES["glfq"], ()).defines == ()  # no GPU needed to build the launcher
+    assert bq.launcher("cuda", QUEUES["gwfq"]).defines == ()
+    assert bq.launcher("cuda", QUEUES["gwfq"], stats=True, poll_backoff_ns=POLITE_NS).defines == (
+        STATS_DEFINE, f"GQ_BENCH_POLL_BACKOFF_NS={POLITE_NS}")
+    kind = QUEUES["glfq"]
+    bench = bq.launcher("cpu", kind)
+    assert bench.poll_backoff_ns == 0
+    row = bq.run_point(bench, "cpu", kind, "split", 4, 50, WARMUP, WINDOW, 4096, runs=1)
+    assert set(row) == SEED_ROW_KEYS and bq.variant_label(row) == "split 50%"
+    assert bq.table_lines({"rows": [row]})[0].split() == [
+        "queue", "kernel", "prod%", "threads", "ran", "ops/s", "empty/op", "full/op", "stall", "conserved"]
+
+
+@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
+def test_polite_build_runs_a_split_point_and_conserves(queue):
+    kind = QUEUES[queue]
+    bench = bq.launcher("cpu", kind, poll_backoff_ns=POLITE_NS)
+    split = bq.run_point(bench, "cpu", kind, "split", 8, 50, WARMUP, WINDOW, bq.default_capacity(8), runs=2)
+    assert split["poll_backoff_ns"] == POLITE_NS and set(split) == SEED_ROW_KEYS | {"poll_backoff_ns"}
+    assert split["stalls"] < len(split["runs"]) and split["conserved"] is True, split
+    for run in split["runs"]:
+        assert run["producers"] == 4 and run["all_enq_ok"] > 0
+        assert run["all_enq_ok"] == run["all_deq_ok"] + run["drained"], run
+    balanced = bq.run_point(bench, "cpu", kind, "balanced", 4, None, WARMUP, WINDOW, 4096, runs=1)
+    assert "poll_backoff_ns" not in balanced  # the balanced kernel is the seed's in both builds
+    rec = {"rows": [balanced, split]}
+    assert bq.table_lines(rec)[0].endswith("poll ns") and bq.table_lines(rec)[2].endswith(str(POLITE_NS))
+    assert bq.variant_label(split) == f"split 50%, polite polling (cap {POLITE_NS} ns)"
+
+
+@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
+def test_polite_pollers_wait_out_their_backoff(queue):
+    """A queue that stays EMPTY (consumers only) or FULL (producers only, 64 slots): the seed's
+    threads poll back to back, polite ones sleep at least 32, 64, ... ns up to the cap between
+    polls, so in the window each fails at most window / cap + the doublings + 1 times."""
+    cap, window_ns, threads = 1_000_000, int(WINDOW * 1e9), 2
+    bound = threads * (window_ns // cap + (cap // 32).bit_length() + 1)
+    for ns in (0, cap):
+        bench = bq.launcher("cpu", QUEUES[queue], poll_backoff_ns=ns)
+        empty = bench.run("split", threads, 25, 0, window_ns, 64, 0, True, False)  # no producers
+        full = bench.run("split", threads, 100, 0, window_ns, 64, threads, True, False)  # no consumers
+        assert full.drained == int(full.counts[bq.ALL_ENQ]) == 64
+        fails = int(empty.counts[bq.DEQ_EMPTY]), int(full.counts[bq.ENQ_FULL])
+        if ns:
+            assert all(0 < f <= bound for f in fails), (fails, bound)
+        else:
+            assert all(f > 10 * bound for f in fails), (fails, bound)
+
+
+def test_poll_backoff_is_validated():
+    for bad in (-1, bq.MAX_POLL_BACKOFF_NS + 1):
+        with pytest.raises(GQError, match=r"^--poll-backoff must be between 0 \(off\) and 1000000 ns, got"):
+            bq.validate("cpu", ["glfq"], [4], 0.1, 0.0, 5, None, bad)
+    bq.validate("cpu", ["glfq"], [4], 0.1, 0.0, 5, None, POLITE_NS)
+
+
 # --------------------------------------------------------------------------------- compile
 
 
@@ -191,6 +259,20 @@ def test_run_bench_record():
 def test_bench_kernel_compiles_for_sm90(queue, defines):
     compiler, size = compile_sm90(bq.BENCH_QUEUES[queue].kind_id, defines, bq.BENCH_KERNEL)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
+def test_polite_bench_kernel_compiles_for_sm90(queue):
+    compiler, size = compile_sm90(QUEUES[queue].kind_id, bq.poll_defines(POLITE_NS), bq.BENCH_KERNEL)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
+def test_poll_define_reaches_the_kernel():
+    """The polite build's sleeps are code the seed's build lacks (G-LFQ, the quickest to compile)."""
+    kind_id = QUEUES["glfq"].kind_id
+    _, plain = compile_sm90(kind_id, (), bq.BENCH_KERNEL)
+    _, polite = compile_sm90(kind_id, bq.poll_defines(POLITE_NS), bq.BENCH_KERNEL)
+    assert polite != plain
 
 
 @pytest.mark.parametrize("queue", list(QUEUES))
@@ -229,3 +311,14 @@ def test_gpu_counter_run(queue):
     row = bq.stats_point("cuda", QUEUES[queue], "split", 4096, 25, 0.005, 0.02, 4096)
     print(row)
     assert row["counted_ops"] > 0 and all(row[k] is not None and row[k] >= 0 for k in bq.STATS_FIELDS)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
+@pytest.mark.parametrize("pct", [25, 75])
+def test_gpu_polite_split_run(queue, pct):
+    kind = QUEUES[queue]
+    bench = bq.launcher("cuda", kind, poll_backoff_ns=POLITE_NS)
+    row = bq.run_point(bench, "cuda", kind, "split", 4096, pct, 0.005, 0.02, 4096, runs=2)
+    assert row["ops_per_s_median"] and row["ops_per_s_median"] > 0 and row["stalls"] == 0, row
+    assert row["conserved"] is True and row["poll_backoff_ns"] == POLITE_NS, row["runs"]

@@ -17,6 +17,18 @@
 // cells (ymc.cuh); were the consumers gone, it would wait out its spin budget. That drain wait is
 // bounded too (kSiteBenchDrain).
 //
+// Polite polling (GQ_BENCH_POLL_BACKOFF_NS, a cap in nanoseconds; 0, the default, leaves the
+// kernels exactly as the seed's). The seed's split kernel polls back to back: a consumer answered
+// EMPTY asks again at once, and so does a producer answered FULL. With most threads on the side
+// that fails, those retries (looks_empty's loads of Head, Tail and Threshold, FULL's confirmation
+// sweeps) land on the ring's hottest lines and slow the other side's fetch-adds. A poller in a
+// real program backs off after a failed poll; with the cap set, the split kernel's threads do:
+// after a failure they sleep, starting at kPollFirstNs and doubling up to the cap, and a success
+// starts them again at kPollFirstNs. The sleep stays inside the measured window (throughput is
+// still successful operations over the window), so the figure is what the queue sustains for
+// polite pollers. The balanced kernel, where every thread enqueues before it dequeues, is the same
+// in both builds, and so is the consumers' wait for the producers after the window.
+//
 // Roles go by warp on the GPU (a warp of producers aggregates its tickets; a mixed warp would run
 // both branches one after the other) and by thread on the host, where a warp is one lane wide;
 // bench_producers() says how many threads produce, and the host seeds kProducersLeft with it.
@@ -69,6 +81,45 @@ GQ_HD GQ_INLINE void bench_max(uint64_t* w, uint64_t v) {
   }
 }
 
+#ifndef GQ_BENCH_POLL_BACKOFF_NS
+#define GQ_BENCH_POLL_BACKOFF_NS 0
+#endif
+
+// One split-kernel thread's pause after a failed poll (see the head of this file). Off, both
+// calls are empty and the loops are the seed's.
+struct PollBackoff {
+#if GQ_BENCH_POLL_BACKOFF_NS > 0
+  static constexpr uint32_t kCapNs = (uint32_t)(GQ_BENCH_POLL_BACKOFF_NS);
+  static constexpr uint32_t kPollFirstNs = kCapNs < 32u ? kCapNs : 32u;
+  uint32_t ns = kPollFirstNs;
+  // After an EMPTY or FULL answer: sleep, then double the next sleep up to the cap. The host has
+  // no sleep this short; it waits out the same time on its clock, pausing while the wait is short
+  // and giving the core away once it is longer (arch.cuh's backoff does the same), since its
+  // threads oversubscribe the cores and the other side may need this one.
+  GQ_HD GQ_INLINE void failed() {
+#if GQ_DEVICE_BUILD
+    __nanosleep(ns);
+#else
+    const uint64_t until = host_now_ns() + ns;
+    do {
+      if (ns < 256u) {
+#if defined(__x86_64__) || defined(__i386__)
+        _mm_pause();
+#endif
+      } else {
+        sched_yield();
+      }
+    } while (host_now_ns() < until);
+#endif
+    ns = ns < kCapNs / 2u ? ns * 2u : kCapNs;
+  }
+  GQ_HD GQ_INLINE void succeeded() { ns = kPollFirstNs; }
+#else
+  GQ_HD GQ_INLINE void failed() {}
+  GQ_HD GQ_INLINE void succeeded() {}
+#endif
+};
+
 template <class Queue>
 GQ_HD void bench_thread(const Queue& q, const BenchArgs& a, uint32_t tid, const ErrorFlag& err) {
   uint64_t* c = a.counts;
@@ -94,17 +145,23 @@ GQ_HD void bench_thread(const Queue& q, const BenchArgs& a, uint32_t tid, const 
       if (t >= close || (!(e && d) && err.raised())) break;
     }
   } else if (bench_is_producer(tid, a.producer_pct)) {
+    PollBackoff poll;
     for (;;) {
       const bool e = q.try_enqueue(v, tid, err);
       t = clock_ns();
       all_enq += e;
       if (t >= open && t < close) enq_ok += e, enq_full += !e;
       if (t >= close || (!e && err.raised())) break;
+      if (e)
+        poll.succeeded();
+      else
+        poll.failed();
     }
     fetch_add<mo::release>(c + kBenchProducers, 1ull);
     fetch_add<mo::release>(c + kBenchProducersLeft, ~0ull);  // minus one
   } else {
     Spin drain;
+    PollBackoff poll;
     for (;;) {
       const bool d = q.try_dequeue(&out, tid, err);
       t = clock_ns();
@@ -114,6 +171,10 @@ GQ_HD void bench_thread(const Queue& q, const BenchArgs& a, uint32_t tid, const 
       if (t >= close) {
         if (load<mo::acquire>(c + kBenchProducersLeft) == 0ull) break;
         if (!d && !drain.step(err, kSiteBenchDrain, load<mo::relaxed>(c + kBenchProducersLeft))) break;
+      } else if (d) {
+        poll.succeeded();
+      } else {
+        poll.failed();
       }
     }
   }
