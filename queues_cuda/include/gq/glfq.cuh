@@ -117,11 +117,10 @@ struct Glfq {
   // poller of an empty queue costs six loads. The guard only has to cover index transit between
   // the rings, and an EMPTY answer moves no index.
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
-    const Glance g = aq.glance();
-    if (ScqRing::looks_empty(g) && aq.observed_empty()) return false;
+    if (aq.looks_empty() && aq.observed_empty()) return false;
     const StatRow stat{stats, tid};
     guard.enter(tid);
-    const uint32_t i = aq.dequeue_ticketed(g, err, stat);
+    const uint32_t i = aq.dequeue_ticketed(err, stat);
     if (i == ScqRing::kEmpty) {
       guard.exit(tid);
       return false;

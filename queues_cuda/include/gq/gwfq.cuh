@@ -106,11 +106,10 @@ struct Gwfq {
   // Glfq::try_dequeue): a poller of an empty queue costs six loads, a dequeue of a non-empty one
   // three relaxed ones before its ticket.
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
-    const Glance g = aq.glance();
-    if (WcqRing::looks_empty(g) && aq.observed_empty()) return false;
+    if (aq.looks_empty() && aq.observed_empty()) return false;
     stat_begin(stats, tid);
     guard.enter(tid);
-    const uint32_t i = aq.dequeue_ticketed(g, tid, err);
+    const uint32_t i = aq.dequeue_ticketed(tid, err);
     if (i == WcqRing::kEmpty) {
       guard.exit(tid);
       stat_end(stats, tid);

@@ -119,12 +119,11 @@ struct ScqRing {
   // every dequeue, halved G-LFQ's balanced throughput on the H200 (21.0 -> 10.2 G ops/s, runs 11
   // and 14). A hint that is stale towards "not empty" only sends the dequeue down sCQ's ticketed
   // path, which is correct whatever Threshold, Head and Tail were when it started (Threshold and
-  // this test bound wasted tickets; they are not part of the linearizability argument). The
-  // ticket claim then reuses the same glance (wave_claim), so a dequeue reads these lines once.
-  GQ_HD Glance glance() const {
-    return Glance{load<mo::relaxed>(head()), load<mo::relaxed>(tail()), (int64_t)load<mo::relaxed>(threshold()) < 0};
+  // this test bound wasted tickets; they are not part of the linearizability argument).
+  GQ_HD bool looks_empty() const {
+    const uint64_t h = load<mo::relaxed>(head()), t = load<mo::relaxed>(tail());
+    return (int64_t)load<mo::relaxed>(threshold()) < 0 || (int64_t)(t - h) <= 0;
   }
-  GQ_HD static bool looks_empty(const Glance& g) { return g.spent || (int64_t)(g.tail - g.head) <= 0; }
 
   // catchup (sCQ): after an empty dequeue, drag Tail up to Head so enqueuers skip burnt tickets.
   GQ_HD void catchup(uint64_t t, uint64_t h, const ErrorFlag& err, StatRow stat = {}) const {
@@ -167,26 +166,23 @@ struct ScqRing {
   // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
-    const Glance g = glance();
-    if (looks_empty(g) && observed_empty()) return kEmpty;
-    return dequeue_ticketed(g, err, stat);
+    if (looks_empty() && observed_empty()) return kEmpty;
+    return dequeue_ticketed(err, stat);
   }
 
   // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
   // (Glfq::try_dequeue does it before its guard): sCQ's own ticketed path.
-  // `g` is the caller's glance, which the first ticket claim reuses.
-  GQ_HD uint32_t dequeue_ticketed(Glance g, const ErrorFlag& err, StatRow stat = {}) const {
+  GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       uint64_t h;
       if constexpr (kTicketlessEmpty) {
         // No more tickets than Tail is ahead (wave_claim); a lane left without one has seen the
         // ring (nearly) empty: EMPTY if the fenced test agrees, else try again.
-        if (!wave_claim<mo::seq_cst>(head(), g, h)) {
+        if (!wave_claim<mo::seq_cst>(head(), tail(), h)) {
           if (observed_empty()) return kEmpty;
           stat.add(kStatRetries);
           if (!spin.step(err, kSiteScqDequeue, 0)) return kEmpty;
-          g = glance();
           continue;
         }
       } else {
@@ -233,7 +229,6 @@ struct ScqRing {
       if ((int64_t)fetch_add<mo::seq_cst>(threshold(), ~0ull) <= 0) return kEmpty;
       stat.add(kStatRetries);
       if (!spin.step(err, kSiteScqDequeue, h)) return kEmpty;
-      g = glance();
     }
   }
 };

@@ -41,37 +41,28 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
 
 namespace gq {
 
-// A dequeuer's look at a ring on relaxed reads: its Head and Tail words, and whether Threshold
-// was spent. A hint only: the empty test it gates is confirmed on fenced reads, and wave_claim's
-// CAS fails on a stale Head.
-struct Glance {
-  uint64_t head, tail;
-  bool spent;
-};
-
 // WaveClaim: WaveFAA for dequeue tickets, bounded by the enqueue counter. A swarm of dequeuers
 // that fetch-add Head whenever Tail is ahead runs Head far past Tail, and each ticket past Tail
 // burns the slot an enqueuer will draw next: under seed 001's split kernels the enqueuers' tickets
 // are then burnt faster than they install (G-WFQ sends them to its slow path). So the group's
-// leader, from its own glance at the counters (the one the empty test already paid for: no
-// extra reads on the ring's hottest lines),
-//   - at least one ticket per lane below Tail: fetch-adds for all of them, as WaveFAA does;
-//   - fewer: claims only those, with one CAS from the Head word it saw (lost: nobody gets one);
+// leader reads both counters (relaxed: a hint) and
+//   - at least one ticket per lane below `bound`: fetch-adds for all of them, as WaveFAA does;
+//   - fewer: claims only those, with one CAS from the Head word it read (lost: nobody gets one);
 //   - none: claims nothing.
 // Lanes ranked past the claimed tickets get none (false); the caller decides EMPTY or tries again.
 // A claim moves Head by exactly the tickets it hands out, as a fetch-add would, so the rings'
 // arguments (one holder per ticket, Head only grows) are untouched. `unit` as in wave_faa; the
 // counters are word / unit.
 template <mo O = mo::seq_cst>
-GQ_HD GQ_INLINE bool wave_claim(uint64_t* counter, const Glance& seen, uint64_t& ticket_word, uint64_t unit = 1) {
+GQ_HD GQ_INLINE bool wave_claim(uint64_t* counter, const uint64_t* bound, uint64_t& ticket_word, uint64_t unit = 1) {
   const uint32_t mask = peers(active_mask(), counter);
   const uint32_t lane = lane_id();
   const uint32_t leader = first_lane(mask);
   const uint32_t count = popcount(mask);
   uint64_t base = 0, granted = 0;
   if (lane == leader) {
-    const uint64_t word = seen.head;
-    const int64_t ahead = (int64_t)(seen.tail / unit - word / unit);
+    const uint64_t word = load<mo::relaxed>(counter);
+    const int64_t ahead = (int64_t)(load<mo::relaxed>(bound) / unit - word / unit);
     if (ahead >= (int64_t)count) {
       base = fetch_add<O>(counter, (uint64_t)count * unit);
       granted = count;

@@ -184,11 +184,9 @@ struct WcqRing {
 
   // The relaxed hint in front of observed_empty, as ScqRing::looks_empty (whose comment has the
   // argument): a dequeue of a ring with values in it pays no fenced loads before its ticket.
-  GQ_HD Glance glance() const {
-    return Glance{load<mo::relaxed>(head()), load<mo::relaxed>(tail()), (int64_t)load<mo::relaxed>(threshold()) < 0};
-  }
-  GQ_HD static bool looks_empty(const Glance& g) {
-    return g.spent || (int64_t)(counter_of(g.tail) - counter_of(g.head)) <= 0;
+  GQ_HD bool looks_empty() const {
+    const uint64_t h = counter_of(load<mo::relaxed>(head())), t = counter_of(load<mo::relaxed>(tail()));
+    return (int64_t)load<mo::relaxed>(threshold()) < 0 || (int64_t)(t - h) <= 0;
   }
 
   // --- catchup (sCQ): after an empty dequeue, drag Tail's counter up to h; the owner field stays.
@@ -510,14 +508,12 @@ struct WcqRing {
   }
 
   GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err) const {
-    const Glance g = glance();
-    return looks_empty(g) && observed_empty() ? kEmpty : dequeue_ticketed(g, tid, err);
+    return looks_empty() && observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
   }
 
   // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
   // (Gwfq::try_dequeue does it before its guard): wCQ's fast path, then its slow path.
-  // `g` is the caller's glance, which the first ticket claim reuses.
-  GQ_HD uint32_t dequeue_ticketed(Glance g, uint32_t tid, const ErrorFlag& err) const {
+  GQ_HD uint32_t dequeue_ticketed(uint32_t tid, const ErrorFlag& err) const {
     help_threads(tid, err);
     uint64_t h = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
@@ -527,17 +523,15 @@ struct WcqRing {
       uint64_t hw;
       if (attempt == kPatienceDeq) {
         hw = wave_faa<mo::seq_cst>(head(), kTicket);
-      } else if (!wave_claim<mo::seq_cst>(head(), g, hw, kTicket)) {
+      } else if (!wave_claim<mo::seq_cst>(head(), tail(), hw, kTicket)) {
         if (observed_empty()) return kEmpty;
         stat_step(stats, tid);
-        g = glance();
         continue;
       }
       h = counter_of(hw);
       const uint32_t r = try_deq_fast(h, tid, err);
       if (r != kRetry) return r;
       if (err.raised()) return kEmpty;
-      g = glance();
     }
     stat_add(stats, tid, kStatSlow);
     const uint64_t seq = ((load<mo::seq_cst>(rec(tid, kReq)) >> 32) + 1) & 0xFFFFFFFFull;
