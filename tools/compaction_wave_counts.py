@@ -63,7 +63,7 @@ def main(argv: list[str]) -> int:
         replays = {}
         for variant in VARIANTS:
             sw = switches(variant)
-            mode = {3: 1}.get(sw["RT_WAVE_SAMPLES"], sw["RT_WAVE_SAMPLES"])  # 3: 1's schedule, one call site
+            mode = sw["RT_WAVE_SAMPLES"]
             if mode not in replays:
                 replays[mode] = wave_schedule.replay(traces, WIDTH, HEIGHT, mode)
             waves = replays[mode]

@@ -21,6 +21,7 @@ and the project's goals last.
 
 from __future__ import annotations
 
+import os
 import statistics
 import subprocess
 import sys
@@ -48,9 +49,16 @@ from sssp_demo.sssp import as_csr, davidson_delta
 TOTAL_S = 330.0            # the whole script (the brief: under 6 minutes)
 SWEEP_UNTIL_S = 240.0      # the sweep stops starting new steps here; the map gets the rest
 N = 30_000
-EDGES = (1_000_000, 10_000_000, 30_000_000, 100_000_000, 300_000_000)
+# GQ_SSSP_EDGES (comma-separated) and GQ_SSSP_RUN_BUDGET_S pick other sizes and a longer run
+# budget, e.g. the 300M point alone with parDijkstra's tens of seconds allowed:
+#   GQ_SSSP_EDGES=300000000 GQ_SSSP_RUN_BUDGET_S=40 python3 tools/gpu_sssp_bench.py OUT_DIR
+EDGES = tuple(int(m) for m in os.environ.get(
+    "GQ_SSSP_EDGES", "1000000,10000000,30000000,100000000,300000000").split(","))
+# GQ_SSSP_ONLY (comma-separated names, "scipy" included) runs only those; GQ_SSSP_PLAN=0 skips the map.
+ONLY = {a for a in os.environ.get("GQ_SSSP_ONLY", "").split(",") if a}
+WITH_PLAN = os.environ.get("GQ_SSSP_PLAN", "1") != "0"
 # 4 algorithms x 5 sizes x STEP_BUDGET_S = 120 s at most, so the 300M point is always reached.
-RUN_BUDGET_S = 3.0         # one GPU run, enforced on the device
+RUN_BUDGET_S = float(os.environ.get("GQ_SSSP_RUN_BUDGET_S", "3.0"))  # one GPU run, enforced on the device
 STEP_BUDGET_S = 6.0        # warm-up plus measured runs of one algorithm on one graph
 REPEATS = 5
 SCIPY_LIMIT_S = 60.0
@@ -131,7 +139,9 @@ def sweep(record: dict, out: Path) -> None:
         want = np.arange(n, dtype=np.float64)
         rows = []
         # scipy's dijkstra, once, while predicted to finish in about a minute.
-        if "scipy" in last and last["scipy"][1] * m / last["scipy"][0] > SCIPY_LIMIT_S:
+        if ONLY and "scipy" not in ONLY:
+            rows.append(skipped("scipy", "cpu", "not asked for (GQ_SSSP_ONLY)"))
+        elif "scipy" in last and last["scipy"][1] * m / last["scipy"][0] > SCIPY_LIMIT_S:
             rows.append(skipped("scipy", "cpu", f"predicted {last['scipy'][1] * m / last['scipy'][0]:.0f} s"))
         elif elapsed() + (last["scipy"][1] * m / last["scipy"][0] if "scipy" in last else 1) > SWEEP_UNTIL_S:
             rows.append(skipped("scipy", "cpu", "not enough time left"))
@@ -144,6 +154,8 @@ def sweep(record: dict, out: Path) -> None:
                          "seconds_max": s, "repeats": 1, "exact": bool(np.array_equal(dist, want))})
             log(f"  scipy: {s * 1e3:.1f} ms")
         for algorithm in GRID_ALGORITHMS:
+            if ONLY and algorithm not in ONLY:
+                continue
             if algorithm in over:
                 rows.append(skipped(algorithm, "cuda", over[algorithm]))
                 continue
@@ -294,7 +306,7 @@ def main() -> int:
     record = provenance(kind="sssp-gpu-bench", settings={
         "n": N, "edges": list(EDGES), "run_budget_s": RUN_BUDGET_S, "step_budget_s": STEP_BUDGET_S,
         "repeats": REPEATS, "warmup": 1, "timing": "CUDA events around run_cuda (kernel + predecessor passes)",
-        "scipy_limit_s": SCIPY_LIMIT_S, "goals": GOALS}, graphs=[], notes=[])
+        "scipy_limit_s": SCIPY_LIMIT_S, "only": sorted(ONLY), "goals": GOALS}, graphs=[], notes=[])
     for algorithm in GRID_ALGORITHMS:
         t = time.perf_counter()
         shape = kernel_shape(algorithm)
@@ -302,7 +314,9 @@ def main() -> int:
         record["settings"][f"kernel_{algorithm}"] = shape
     try:
         sweep(record, out)
-        if elapsed() < TOTAL_S - 40:
+        if not WITH_PLAN:
+            record["notes"].append("plan: not asked for (GQ_SSSP_PLAN=0)")
+        elif elapsed() < TOTAL_S - 40:
             plan(record, out)
         else:
             record["notes"].append("plan: skipped, no time left")

@@ -22,18 +22,19 @@
 //
 // `gq bench render` measured spheres100 (1920x1080, 4 spp, BVH) at 11.8 G rays/s at 0ac5b0a
 // (run 16), before these two, the warp fetch and the postponed leaves became the code, and at
-// 8.4 G after (6bfdec7); the mesh A/B had timed primary rays only. So each stays a compile-time
-// switch for the sphere-scene A/B of tools/gpu_render_ab.py (raytrace/build.py kernel_variant
-// builds them, for the CPU too, where the tests check them against the default). No switch
-// changes a pixel; the defaults are the code measured at 8.4 G:
+// 8.4 G after (6bfdec7); the mesh A/B had timed primary rays only. The sphere-scene A/B of
+// tools/gpu_render_ab.py (run 21) found the cause: the pixel's next sample had its own call site,
+// so advance_path was inlined twice and rt_wave's sm_90 code doubled (90 KB -> 175 KB). With one
+// call site (the loop below) spheres100 renders at 12.6 G, cornell at 18.3 G, terrain1m's primary
+// rays at 4.19 G (against 8.4, 14.7 and 4.12 G). Each change stays a compile-time switch for that
+// A/B (raytrace/build.py kernel_variant builds them, for the CPU too, where the tests check them
+// against the default). No switch changes a pixel:
 //   RT_WAVE_SAMPLES=1 (default) — the pixel's next sample in the same wave, per lane: a lane
 //     whose sample reflected waits at the end of the item while the warp's other lanes trace
-//     up to spp - 1 more samples, and advance_path is inlined twice (rt_wave's sm_90 code
-//     90 KB -> 175 KB). 0 — one segment per item, as before run 15. 2 — a warp goes on to its
-//     lanes' next samples only while every one of its lanes finished a sample that does not
-//     reflect (a ballot), with one call site of advance_path: primary-ray renders keep the
-//     single wave, and a mirror no longer holds a warp's other lanes. 3 — the default's
-//     per-lane schedule with one call site of advance_path (94 KB): the code size alone.
+//     up to spp - 1 more samples. 0 — one segment per item, as before run 15. 2 — a warp goes on
+//     to its lanes' next samples only while every one of its lanes finished a sample that does
+//     not reflect (a ballot): primary-ray renders keep the single wave, and a mirror no longer
+//     holds a warp's other lanes (12.1 G on spheres100 in run 21, within 4 % of the default).
 //   RT_FIRST_WAVE_FROM_INDEX=1 (default) — as above; 0: rt_paths_init writes the first list and
 //     every fresh state, and the first wave reads them.
 #pragma once
@@ -73,19 +74,14 @@ GQ_HD GQ_INLINE void wave_path(const RenderParams& p, PathState* pool, const Wav
     if (gq::ballot(group, next == kNextSample) != group) break;
     gq::wave_faa<gq::mo::relaxed>(samples_done);
   }
-#elif RT_WAVE_SAMPLES == 3
-  // The per-lane schedule of the default with one call site of advance_path.
+#elif RT_WAVE_SAMPLES
+  // The pixel's next sample, in this wave. One call site: advance_path is inlined once (two
+  // doubled rt_wave's code and cost spheres100 a third of its speed, run 21).
   Next next;
   for (;;) {
     next = advance_path(p, st, pixel, c);
     if (next != kNextSample) break;
     gq::wave_faa<gq::mo::relaxed>(samples_done);
-  }
-#elif RT_WAVE_SAMPLES
-  Next next = advance_path(p, st, pixel, c);
-  while (next == kNextSample) {  // the pixel's next sample, in this wave
-    gq::wave_faa<gq::mo::relaxed>(samples_done);
-    next = advance_path(p, st, pixel, c);
   }
 #else
   const Next next = advance_path(p, st, pixel, c);
