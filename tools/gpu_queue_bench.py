@@ -104,6 +104,43 @@ def goals(rows) -> list[str]:
     return out
 
 
+def sweep_queue(record: dict, json_path: Path, backend: str, queue: str, kernels: list, threads: list, runs: int,
+                poll_ns: int = 0, began: float = 0.0, stop_s: float | None = None) -> None:
+    """One queue's points (kernels x threads x PRODUCERS), appended to the record's rows. A panel
+    whose every run stalled is not continued (more threads only stall longer); a kernel error is
+    recorded and the sweep goes on; with stop_s, no point starts once stop_s has passed since
+    `began`. The build is made at the first point, so a sweep stopped at once compiles nothing."""
+    kind = bq.BENCH_QUEUES[queue]
+    bench = None
+    t_queue = time.monotonic()
+    stalled_panels = set()
+    for _, kernel, pct, n in bq.configurations([queue], kernels, threads, PRODUCERS):
+        name = bq.variant_label({"kernel": kernel, "producers_pct": pct, "poll_backoff_ns": poll_ns})
+        if stop_s is not None and time.monotonic() - began > stop_s:
+            record["notes"].append(f"{queue} {name}: stopped at {n} threads, past {stop_s:g} s")
+            break
+        if (kernel, pct) in stalled_panels:
+            continue
+        bench = bench or bq.launcher(backend, kind, poll_backoff_ns=poll_ns)
+        try:
+            row = bq.run_point(bench, backend, kind, kernel, n, pct, WARMUP_S, WINDOW_S, bq.default_capacity(n), runs)
+            row["point_s"] = round(time.monotonic() - t_queue, 3)
+            record["rows"].append(row)
+            if row["ops_per_s_median"] is None:
+                stalled_panels.add((kernel, pct))
+                record["notes"].append(f"{queue} {name}: stalled at {n} threads; "
+                                       "larger thread counts of this panel not run")
+        except KernelError as exc:
+            error = {"queue": queue, "kernel": kernel, "producers_pct": pct, "threads": n, "error": str(exc)}
+            if poll_ns:
+                error["poll_backoff_ns"] = poll_ns
+            record["errors"].append(error)
+            print(f"{queue} {name} {n}: {exc}", flush=True)
+        write_json_atomically(json_path, record)
+    label = f" polite polling (cap {poll_ns} ns)" if poll_ns else ""
+    print(f"{queue}{label}: {time.monotonic() - t_queue:.1f} s", flush=True)
+
+
 def polite_sweep(record: dict, backend: str, began: float, json_path: Path) -> None:
     """The split kernel with polite polling (step 2 of the module's docstring), appended to the
     record's rows; the same stall, error and time rules as the seed's sweep."""
@@ -112,34 +149,8 @@ def polite_sweep(record: dict, backend: str, began: float, json_path: Path) -> N
                                f"got {POLL_BACKOFF_NS}")
         return
     for queue in [q for q in QUEUES if q != bq.IDEAL.name]:
-        kind = bq.BENCH_QUEUES[queue]
-        bench = None
-        t_queue = time.monotonic()
-        stalled_panels = set()
-        for _, kernel, pct, threads in bq.configurations([queue], ["split"], POLITE_THREADS, PRODUCERS):
-            name = bq.variant_label({"kernel": kernel, "producers_pct": pct, "poll_backoff_ns": POLL_BACKOFF_NS})
-            if time.monotonic() - began > POLITE_UNTIL_S:
-                record["notes"].append(f"{queue} polite polling: stopped before {name} at {threads} threads, "
-                                       f"past {POLITE_UNTIL_S:g} s")
-                break
-            if pct in stalled_panels:
-                continue
-            bench = bench or bq.launcher(backend, kind, poll_backoff_ns=POLL_BACKOFF_NS)
-            try:
-                row = bq.run_point(bench, backend, kind, kernel, threads, pct, WARMUP_S, WINDOW_S,
-                                   bq.default_capacity(threads), POLITE_RUNS)
-                row["point_s"] = round(time.monotonic() - t_queue, 3)
-                record["rows"].append(row)
-                if row["ops_per_s_median"] is None:
-                    stalled_panels.add(pct)
-                    record["notes"].append(f"{queue} {name}: stalled at {threads} threads; "
-                                           "larger thread counts of this panel not run")
-            except KernelError as exc:
-                record["errors"].append({"queue": queue, "kernel": kernel, "producers_pct": pct, "threads": threads,
-                                         "poll_backoff_ns": POLL_BACKOFF_NS, "error": str(exc)})
-                print(f"{queue} {name} {threads}: {exc}", flush=True)
-            write_json_atomically(json_path, record)
-        print(f"{queue} polite polling: {time.monotonic() - t_queue:.1f} s", flush=True)
+        sweep_queue(record, json_path, backend, queue, ["split"], POLITE_THREADS, POLITE_RUNS,
+                    poll_ns=POLL_BACKOFF_NS, began=began, stop_s=POLITE_UNTIL_S)
 
 
 def main(out_dir: Path) -> int:
@@ -160,29 +171,7 @@ def main(out_dir: Path) -> int:
         if time.monotonic() - began > SWEEP_UNTIL_S:
             record["notes"].append(f"{queue}: not started, the sweep passed {SWEEP_UNTIL_S:g} s")
             continue
-        kind = bq.BENCH_QUEUES[queue]
-        bench = bq.launcher(backend, kind)
-        t_queue = time.monotonic()
-        stalled_panels = set()
-        for _, kernel, pct, threads in bq.configurations([queue], KERNELS, THREADS, PRODUCERS):
-            if (kernel, pct) in stalled_panels:
-                continue
-            try:
-                row = bq.run_point(bench, backend, kind, kernel, threads, pct, WARMUP_S, WINDOW_S,
-                                   bq.default_capacity(threads), RUNS)
-                row["point_s"] = round(time.monotonic() - t_queue, 3)
-                record["rows"].append(row)
-                if row["ops_per_s_median"] is None:
-                    # Every run stalled: more threads on the same panel only stall longer.
-                    stalled_panels.add((kernel, pct))
-                    record["notes"].append(f"{queue} {kernel} {pct or ''}: stalled at {threads} threads; "
-                                           "larger thread counts of this panel not run")
-            except KernelError as exc:
-                record["errors"].append({"queue": queue, "kernel": kernel, "producers_pct": pct,
-                                         "threads": threads, "error": str(exc)})
-                print(f"{queue} {kernel} {pct} {threads}: {exc}", flush=True)
-            write_json_atomically(json_path, record)
-        print(f"{queue}: {time.monotonic() - t_queue:.1f} s", flush=True)
+        sweep_queue(record, json_path, backend, queue, KERNELS, THREADS, RUNS)
     polite_sweep(record, backend, began, json_path)
     for queue in [q for q in QUEUES if q != bq.IDEAL.name]:
         if time.monotonic() - began > COUNTERS_UNTIL_S:
