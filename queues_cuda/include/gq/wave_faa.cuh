@@ -11,6 +11,9 @@
 // that shares its word with k low bits of other state (G-WFQ's Head/Tail carry a helper's thread
 // index there, wcq_ring.cuh). The returned word is the old word plus rank * unit, so the other
 // bits come back as the leader found them.
+//
+// wave_claim (below) is the dequeue side's variant: no more tickets than the enqueue counter is
+// ahead, which keeps a swarm of dequeuers from running Head past Tail.
 #pragma once
 #include "arch.cuh"
 
@@ -36,10 +39,6 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
   sync_lanes(mask);
   return base + (uint64_t)popcount(mask & lanes_below(lane)) * unit;
 }
-
-}  // namespace gq
-
-namespace gq {
 
 // WaveClaim: WaveFAA for dequeue tickets, bounded by the enqueue counter. A swarm of dequeuers
 // that fetch-add Head whenever Tail is ahead runs Head far past Tail, and each ticket past Tail

@@ -519,7 +519,8 @@ struct WcqRing {
     for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
       // No more tickets than Tail is ahead (wave_claim), except on the last attempt, which
       // fetch-adds so that a slow-path request starts from a ticket of its own. A lane left
-      // without one has seen the ring (nearly) empty: EMPTY if the fenced test agrees.
+      // without one has seen the ring (nearly) empty: EMPTY if the fenced test agrees, else the
+      // attempt is spent, so patience still bounds the fast path.
       uint64_t hw;
       if (attempt == kPatienceDeq) {
         hw = wave_faa<mo::seq_cst>(head(), kTicket);
