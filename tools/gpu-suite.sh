@@ -19,6 +19,7 @@
 #   fifo        FIFO conformance, >1e8 tokens (GQ_FIFO_QUEUES="glfq or gwfq" picks queues)
 #   bench-tests the GPU tests of `gq bench queues`
 #   broker      the Broker Queue's GPU tests
+#   slow-path   the wait-free queues' forced slow path (patience 0, help delay 1) and default counters
 #   sssp-rounds parDijkstra's us per round on the seed DAG (1 M, 10 M edges), then the sssp GPU tests
 #   sssp-probe  parDijkstra on the seed DAG at 1 M and 10 M edges (time per round)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
@@ -99,6 +100,10 @@ fi
 if want broker; then
   # The Broker Queue (not linearizable): FIFO tokens, and its histories' refutations recorded.
   stage broker-tests "${GQ_BROKER_S:-200}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py -k broker
+fi
+if want slow-path; then
+  stage slow-path "${GQ_SLOW_PATH_S:-240}" python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
+    -k "slow_path and (${GQ_SLOW_PATH_QUEUES:-gwfq or ymc})"
 fi
 if want wfq-fifo; then
   # Why G-WFQ's split runs are slow (22 s for 2e7 tokens at 2^14 threads, G-LFQ 0.03 s): the same
