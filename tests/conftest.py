@@ -30,3 +30,24 @@ def run_gq(capsys):
         return exc.value.code, out.out, out.err
 
     return call
+
+
+@pytest.fixture
+def host_harness(tmp_path):
+    """Compile a C++ harness (source text that includes the project's headers) into a shared
+    library and load it: host_harness(source, stem) -> ctypes.CDLL. Skips where no C++ compiler is."""
+    import ctypes
+    import subprocess
+
+    from queues_cuda.build import CXX_FLAGS, INCLUDE_DIR, cxx
+
+    def build(source: str, stem: str):
+        exe = cxx()
+        if exe is None:
+            pytest.skip("no C++ compiler")
+        src, target = tmp_path / f"{stem}.cpp", tmp_path / f"{stem}.so"
+        src.write_text(source)
+        subprocess.run([exe, *CXX_FLAGS, f"-I{INCLUDE_DIR}", str(src), "-o", str(target)], check=True)
+        return ctypes.CDLL(str(target))
+
+    return build

@@ -17,12 +17,9 @@ The states below are replayed on one thread with the header's own functions:
 """
 
 import ctypes
-import subprocess
 
 import numpy as np
 import pytest
-
-from queues_cuda.build import CXX_FLAGS, INCLUDE_DIR, cxx
 
 HARNESS = r"""
 #include <gq/wcq_ring.cuh>
@@ -77,16 +74,9 @@ extern "C" uint32_t lookup_consume(uint64_t* base, uint32_t installer_cycle_delt
 """
 
 
-@pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    exe = cxx()
-    if exe is None:
-        pytest.skip("no C++ compiler")
-    tmp = tmp_path_factory.mktemp("gwfq_lookup")
-    source, target = tmp / "gwfq_lookup.cpp", tmp / "gwfq_lookup.so"
-    source.write_text(HARNESS)
-    subprocess.run([exe, *CXX_FLAGS, f"-I{INCLUDE_DIR}", str(source), "-o", str(target)], check=True)
-    lib = ctypes.CDLL(str(target))
+@pytest.fixture
+def lib(host_harness):
+    lib = host_harness(HARNESS, "gwfq_lookup")
     lib.lookup_words.restype = ctypes.c_uint64
     lib.lookup_slow_path.restype = ctypes.c_uint32
     lib.lookup_slow_path.argtypes = [ctypes.c_void_p, ctypes.c_void_p]

@@ -13,12 +13,8 @@ multi-threaded stress that found it lives in test_ymc_claim_race.py.
 """
 
 import ctypes
-import subprocess
 
 import numpy as np
-import pytest
-
-from queues_cuda.build import CXX_FLAGS, INCLUDE_DIR, cxx
 
 HARNESS = r"""
 #include <gq/ymc.cuh>
@@ -47,14 +43,8 @@ extern "C" uint32_t ymc_verdict_replay(uint64_t* base, uint32_t* out) {
 """
 
 
-def replay(tmp_path, include_dir=INCLUDE_DIR):
-    exe = cxx()
-    if exe is None:
-        pytest.skip("no C++ compiler")
-    source, target = tmp_path / "ymc_verdict_replay.cpp", tmp_path / "ymc_verdict_replay.so"
-    source.write_text(HARNESS)
-    subprocess.run([exe, *CXX_FLAGS, f"-I{include_dir}", str(source), "-o", str(target)], check=True)
-    lib = ctypes.CDLL(str(target))
+def replay(host_harness):
+    lib = host_harness(HARNESS, "ymc_verdict_replay")
     lib.ymc_verdict_words.restype = ctypes.c_uint64
     lib.ymc_verdict_replay.restype = ctypes.c_uint32
     lib.ymc_verdict_replay.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
@@ -64,8 +54,8 @@ def replay(tmp_path, include_dir=INCLUDE_DIR):
     return tuple(int(x) for x in out)
 
 
-def test_visitors_of_an_empty_cell_agree(tmp_path):
-    first, enqueued, second, value, dequeued = replay(tmp_path)
+def test_visitors_of_an_empty_cell_agree(host_harness):
+    first, enqueued, second, value, dequeued = replay(host_harness)
     assert first == 1, f"the first visitor of an empty cell with Tail at it must answer EMPTY, got {first}"
     assert enqueued == 1
     assert second == first, (
