@@ -311,6 +311,14 @@ struct BlockBucketHeap {
     return lo;
   }
 
+  // Where `key` goes in list[0, n) (lower_bound over its staged keys), and whether the list
+  // holds it already: with stride 1 every key is staged, so the check reads shared memory.
+  GQ_HD static bool find_key(const Block& b, const uint32_t* staged, uint32_t count, uint32_t stride,
+                             const gq::HeapEntry* list, uint32_t n, uint32_t key, uint32_t& pos) {
+    pos = n ? lower_bound(b, staged, count, stride, list, n, key) : 0u;
+    return pos < n && (stride == 1 ? staged[pos] : list[pos].key) == key;
+  }
+
   // Merge of two key-sorted lists with unique keys (newer wins a shared key, BucketHeap::combine)
   // into `out` (distinct from both); returns its length. Keys are staged in shared memory while
   // the other side searches them, so a search costs no dependent device-memory loads: both lists
@@ -338,13 +346,11 @@ struct BlockBucketHeap {
           [&](uint32_t q, uint32_t x) {
             if (x < nn) {
               e[q] = newer[x];
-              pos[q] = lower_bound(b, keys, no, 1, older, no, e[q].key);
-              dup_of[q] = pos[q] < no && keys[pos[q]] == e[q].key;
+              dup_of[q] = find_key(b, keys, no, 1, older, no, e[q].key, pos[q]);
               return dup_of[q] ? 1u : 0u;
             }
             e[q] = older[x - nn];
-            pos[q] = lower_bound(b, keys + no, nn, 1, newer, nn, e[q].key);
-            dup_of[q] = pos[q] < nn && keys[no + pos[q]] == e[q].key;
+            dup_of[q] = find_key(b, keys + no, nn, 1, newer, nn, e[q].key, pos[q]);
             return dup_of[q] ? 1u << 16 : 0u;
           },
           [&](uint32_t q, uint32_t x, uint32_t dups_before, uint32_t gone_before) {
@@ -364,8 +370,7 @@ struct BlockBucketHeap {
         b, nn, dups, unused,
         [&](uint32_t q, uint32_t i) {
           e[q] = newer[i];
-          pos[q] = no ? lower_bound(b, keys, staged, stride, older, no, e[q].key) : 0u;
-          dup_of[q] = pos[q] < no && (stride == 1 ? keys[pos[q]] : older[pos[q]].key) == e[q].key;
+          dup_of[q] = find_key(b, keys, staged, stride, older, no, e[q].key, pos[q]);
           return (uint32_t)dup_of[q];
         },
         [&](uint32_t q, uint32_t i, uint32_t dups_before, uint32_t) {
@@ -377,8 +382,7 @@ struct BlockBucketHeap {
         b, no, gone, unused,
         [&](uint32_t q, uint32_t j) {
           e[q] = older[j];
-          pos[q] = nn ? lower_bound(b, keys, staged, stride, newer, nn, e[q].key) : 0u;
-          dup_of[q] = pos[q] < nn && (stride == 1 ? keys[pos[q]] : newer[pos[q]].key) == e[q].key;
+          dup_of[q] = find_key(b, keys, staged, stride, newer, nn, e[q].key, pos[q]);
           return (uint32_t)dup_of[q];
         },
         [&](uint32_t q, uint32_t j, uint32_t gone_before, uint32_t) {
