@@ -13,6 +13,7 @@
 #   wfq-fifo    G-WFQ's slow split runs probed (slow path / helping off), then FIFO >1e8 tokens for G-WFQ and YMC
 #   render-tests  the renderer's GPU tests alone
 #   render-bench  gq bench render alone (GQ_RENDER_QUEUES=glfq,ymc, GQ_RENDER_ACCELS=bvh pick)
+#   tile-profile  where the tile renderer's time goes, by loop phase (tools/gpu_tile_profile.py; GQ_PROFILE_QUEUES=glfq,gwfq)
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
@@ -133,6 +134,10 @@ if want new; then
 fi
 if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
+fi
+if want tile-profile; then
+  stage tile-profile "${GQ_TILE_PROFILE_S:-150}" python3 tools/gpu_tile_profile.py "$OUT" \
+    $(q=${GQ_PROFILE_QUEUES:-glfq,gwfq}; for x in ${q//,/ }; do echo --queue "$x"; done)
 fi
 if want new; then
   stage bfs-bench "${GQ_BFS_S:-170}" python3 tools/gpu_bfs_bench.py "$OUT"

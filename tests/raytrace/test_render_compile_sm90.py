@@ -1,6 +1,6 @@
 """The renderer's kernels compile for sm_90 with no GPU present, for every queue kind, and so does
 each A/B variant of the compaction renderer that tools/gpu_render_ab.py times
-(raytrace/compaction_variants.py)."""
+(raytrace/compaction_variants.py), and the tile renderer's profiled build (rt/tile_profile.h)."""
 
 import pytest
 
@@ -19,3 +19,8 @@ def test_render_kernels_compile_for_sm90(queue):
 def test_ab_variants_compile_for_sm90(variant):
     compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=defines(variant))
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {variant}"
+
+
+def test_tile_profile_build_compiles_for_sm90():
+    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=("RT_PROFILE=1",))
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_PROFILE=1"
