@@ -7,10 +7,10 @@ For each queue (default glfq and gwfq) and scene (default spheres100 and cornell
   * the shipped build: one warm-up render, then five timed (render_cuda's CUDA events), median;
     and the compaction baseline the same way, for the ratio `gq bench render` reports;
   * the RT_PROFILE=1 build (rt/tile_profile.h): one warm-up render, the profile rows zeroed, one
-    render read back. Per warp and loop iteration, the SM clock splits the loop into dequeue,
-    trace, requeue and idle; the table gives each as a share of all workers' cycles, with the
-    rest (the wait at the top of the loop for lanes still enqueueing, the stop test) last, and
-    per working iteration the lanes that got a ray and the cycles of each phase.
+    render read back. Per warp and loop iteration, the SM clock of the warp's lowest working lane
+    splits the loop into dequeue, trace, requeue and idle; the table gives each as a share of the
+    workers' cycles, with the rest (mostly the wait at the top of the loop for the warp's other
+    lanes) last, and per working iteration the cycles of each phase.
 The profiled build's image must equal the shipped build's bit for bit (the profile only reads the
 clock); its time is reported beside the shipped one, so the profile's own cost is visible.
 
@@ -43,7 +43,7 @@ WIDTH, HEIGHT, SPP, TILES = 1920, 1080, 4, (8, 8)
 WARMUP, REPEATS = 1, 5
 PROFILE = ("RT_PROFILE=1",)
 # rt/tile_profile.h's TileProfileWord, in order, and its row count.
-WORDS = ("dequeue", "trace", "requeue", "idle", "work_iters", "work_lanes", "idle_iters", "total")
+WORDS = ("dequeue", "trace", "requeue", "idle", "work_iters", "idle_iters", "total")
 PROFILE_WARPS = 8192
 
 
@@ -75,8 +75,7 @@ def shares(p: dict) -> dict:
     out = {k: p[k] / total for k in ("dequeue", "trace", "requeue", "idle")}
     out["rest"] = 1.0 - sum(out.values())
     iters = max(p["work_iters"], 1)
-    out.update(lanes_per_work_iter=p["work_lanes"] / iters,
-               cycles_per_work_iter={k: p[k] / iters for k in ("dequeue", "trace", "requeue")},
+    out.update(cycles_per_work_iter={k: p[k] / iters for k in ("dequeue", "trace", "requeue")},
                idle_iters_per_work_iter=p["idle_iters"] / iters)
     return out
 
@@ -128,14 +127,13 @@ def main(argv: list[str]) -> int:
     write_json_atomically(out, record)
     print()
     print(f"{'scene':12s} {'queue':6s} {'ms':>8s} {'xcomp':>6s} {'prof ms':>8s} {'dequeue':>8s} {'trace':>7s} "
-          f"{'requeue':>8s} {'idle':>6s} {'rest':>6s} {'lanes':>6s} {'cyc deq/trace/req per iter':>28s}")
+          f"{'requeue':>8s} {'idle':>6s} {'rest':>6s} {'cyc deq/trace/req per iter':>28s}")
     for r in record["rows"]:
         s = r["shares"]
         c = s["cycles_per_work_iter"]
         print(f"{r['scene']:12s} {r['queue']:6s} {r['ms_median']:8.3f} {r['ratio_to_compaction']:6.2f} "
               f"{r['profiled_ms']:8.3f} {s['dequeue']:8.1%} {s['trace']:7.1%} {s['requeue']:8.1%} {s['idle']:6.1%} "
-              f"{s['rest']:6.1%} {s['lanes_per_work_iter']:6.1f} "
-              f"{c['dequeue']:9.0f}/{c['trace']:.0f}/{c['requeue']:.0f}")
+              f"{s['rest']:6.1%} {c['dequeue']:9.0f}/{c['trace']:.0f}/{c['requeue']:.0f}")
     print(f"wrote {out} in {record['elapsed_s']} s")
     for f in failures:
         print(f"FAIL: {f}")

@@ -2,14 +2,13 @@
 // (rt/tile_queues.h), measured with the SM clock. Built only with RT_PROFILE=1 (the A/B build of
 // tools/gpu_tile_profile.py); otherwise every call below is empty and the kernel is the shipped one.
 //
-// Per loop iteration of a warp, one lane adds its own clock deltas to its warp's row:
+// Per loop iteration, the warp's lowest working lane adds its own clock deltas to its warp's row:
 //   dequeue   from the top of the loop (after the stop test) to the end of its dequeue attempts
-//   trace     from there to the meeting after advance_path (the warp's slowest trace)
-//   requeue   from the meeting to the end of its re-enqueue and finished-sample count
-//   idle      a whole iteration in which no lane of the warp got a ray
-// The lane is the lowest that got a ray (the lowest active lane in an idle iteration), so the
-// three phases of one iteration come from one timeline. What the rows do not cover (the wait at
-// the top for lanes still enqueueing, the stop test) is the total minus their sum.
+//   trace     its advance_path: one path segment, with its shadow rays
+//   requeue   its re-enqueue and finished-sample count
+//   idle      a whole iteration in which it got no ray (it polled every tile)
+// What the rows do not cover is the total minus their sum: mostly the wait at the top of the loop
+// for the warp's other lanes (their longer traces, their enqueues), and the stop test.
 //
 // The adds are one atomic per warp and iteration on the warp's own row, so the profiled build is
 // a little slower than the shipped one; the tool reports both times.
@@ -27,8 +26,7 @@ enum TileProfileWord : uint32_t {
   kProfTrace,
   kProfRequeue,
   kProfIdle,
-  kProfWorkIters,    // iterations in which some lane got a ray
-  kProfWorkLanes,    // lanes that got a ray, summed over those iterations
+  kProfWorkIters,    // iterations in which the sampled lane got a ray
   kProfIdleIters,
   kProfTotal,        // cycles from the worker's start to its return (the profiling lane's)
   kProfWords

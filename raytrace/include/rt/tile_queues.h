@@ -76,13 +76,15 @@ GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uin
 // (pixels x spp).
 //
 // The loop is warp-uniform: every iteration starts with all members together and the warp
-// leaves together. After advance_path the lanes have diverged, and with independent thread
-// scheduling nothing makes them meet again; the dequeue of the next iteration would then take one
-// ticket per straggling lane instead of one per warp. The working lanes therefore also meet right
-// after advance_path, before the re-enqueue and the finished-sample count: both then aggregate
-// per warp (one Tail ticket and one guard add per queue, one add to `samples_done`), where lanes
-// still apart pay one contended atomic each on the same few words. The wait costs nothing extra:
-// the lanes would wait for the warp's slowest trace at the top of the loop anyway.
+// leaves together. After advance_path and the re-enqueue the lanes have diverged, and with
+// independent thread scheduling nothing makes them meet again; the dequeue of the next
+// iteration would then take one ticket per straggling lane instead of one per warp.
+//
+// The re-enqueue is left to the lanes apart, as they finish their traces, on purpose: making them
+// meet after advance_path so that it aggregates per warp (24e8797, run 27) changed G-LFQ by -1 %
+// (spheres100) and -6 % (cornell) against run 22. The queue operations are bound by the latency
+// of their chain of dependent atomics, not by how many there are, and a lane that enqueues while
+// its neighbours still trace hides that latency behind their work.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const TileQueues& tq,
                                  uint32_t home, uint32_t tid, uint32_t members, uint64_t total,
                                  uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
@@ -101,7 +103,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   bool stop = false;  // this lane is finished: the render is done, or the error flag is up
   const TileProfile prof(tid);  // RT_PROFILE=1 only (rt/tile_profile.h)
-  const uint64_t t_start = prof.now();
+  [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
     gq::sync_lanes(members);
     stop = stop || err.raised() || gq::load<gq::mo::acquire>(samples_done) >= total;
@@ -111,6 +113,8 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
       return;
     }
     if (stop) continue;  // wait at the top for the lanes still working
+    // The warp's lowest working lane is the one whose iterations the profile samples.
+    [[maybe_unused]] const bool sampled = gq::lane_id() == gq::first_lane(members & ~stopped);
     [[maybe_unused]] const uint64_t t_top = prof.now();
     uint32_t pixel = 0;
     bool got = false;
@@ -120,49 +124,35 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
       // polling every tile does not slow the producers it waits for.
       got = q.try_dequeue(&pixel, tid, err);
     }
-    [[maybe_unused]] const uint64_t t_dequeued = prof.now();
-    const bool work = got && !err.raised();
-    Next next = kPixelDone;
-    if (work) {
-      // The queue's enqueue (release) and dequeue (acquire) order the pool entry between workers.
-      PathState st = pool[pixel];
-      next = advance_path(p, st, pixel, c);
-      pool[pixel] = st;
-    }
-    gq::sync_lanes(members & ~stopped);  // every lane that was not stopped gets here
-#if RT_PROFILE
-    const uint32_t working = gq::ballot(members & ~stopped, work);
-    const bool profiles = gq::lane_id() == gq::first_lane(working ? working : members & ~stopped);
-#endif
-    if (work) {
-      [[maybe_unused]] const uint64_t t_traced = prof.now();
-      idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
-      if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) continue;
-      if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
-#if RT_PROFILE
-      if (profiles) {
-        prof.add(kProfDequeue, t_dequeued - t_top);
-        prof.add(kProfTrace, t_traced - t_dequeued);
-        prof.add(kProfRequeue, prof.now() - t_traced);
-        prof.add(kProfWorkIters, 1);
-        prof.add(kProfWorkLanes, gq::popcount(working));
+    if (err.raised()) continue;
+    if (!got) {
+      const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
+      if (now != seen) {  // someone finished a sample: the wait starts over
+        seen = now;
+        idle = gq::Spin(idle_budget);
       }
-#endif
+      stop = !idle.step(err, gq::kSiteTileIdle, now);
+      if (RT_PROFILE && sampled) {
+        prof.add(kProfIdle, prof.now() - t_top);
+        prof.add(kProfIdleIters, 1);
+      }
       continue;
     }
-    if (err.raised()) continue;
-    const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
-    if (now != seen) {  // someone finished a sample: the wait starts over
-      seen = now;
-      idle = gq::Spin(idle_budget);
+    [[maybe_unused]] const uint64_t t_dequeued = prof.now();
+    idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
+    // The queue's enqueue (release) and dequeue (acquire) order the pool entry between workers.
+    PathState st = pool[pixel];
+    const Next next = advance_path(p, st, pixel, c);
+    pool[pixel] = st;
+    [[maybe_unused]] const uint64_t t_traced = prof.now();
+    if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) continue;
+    if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
+    if (RT_PROFILE && sampled) {
+      prof.add(kProfDequeue, t_dequeued - t_top);
+      prof.add(kProfTrace, t_traced - t_dequeued);
+      prof.add(kProfRequeue, prof.now() - t_traced);
+      prof.add(kProfWorkIters, 1);
     }
-    stop = !idle.step(err, gq::kSiteTileIdle, now);
-#if RT_PROFILE
-    if (profiles && !working) {
-      prof.add(kProfIdle, prof.now() - t_top);
-      prof.add(kProfIdleIters, 1);
-    }
-#endif
   }
 }
 
