@@ -56,3 +56,26 @@ def test_gpu_bfs_function_matches_cpu():
     d_gpu, _ = B.bfs(g, 5, backend="cuda")
     d_cpu, _ = B.bfs(g, 5, backend="cpu")
     assert np.array_equal(d_gpu, d_cpu)
+
+
+@pytest.mark.parametrize("queue", ["glfq", "ymc", None])
+def test_gpu_budget_stop_is_clean(queue):
+    """A run stopped by its time budget ends with OverBudget, every block leaving at the same
+    barrier. Run 20's BFS benchmark saw two budget stops end instead in the grid barrier's spin
+    budget (a block had read the leader's stop for a barrier the others had passed without it);
+    the stop is now decided once per barrier (sssp/grid.h). 30 stops per variant, at different
+    levels of a 1,232-level road grid."""
+    from sssp_demo.grid_forms import OverBudget
+
+    g = generators.road_grid(724, 724, 5)
+    indptr, indices, n = B.as_csr(g)
+    source = B.default_source(indptr)
+    dg = B.DeviceGraph.upload(indptr, indices, n)
+    stops = 0
+    for k in range(30):
+        run = B.CudaBfs(dg, "queue" if queue else "compaction", queue or "glfq", budget_s=2e-4 * (k + 1))
+        try:
+            run.run(source)
+        except OverBudget:
+            stops += 1
+    assert stops > 0, "no run was stopped by its budget: the budgets are too long for this graph"

@@ -92,21 +92,33 @@ struct Grid {
   // Every thread of the grid arrives before any leaves; what any thread wrote before is visible
   // to every thread after. Returns false, for every thread of a block alike, once the error flag
   // is up or the leader asked everyone to stop (kAbort): callers leave their loop then.
+  //
+  // The stop is decided once per barrier, by the last block to arrive, and published in the low
+  // bit of the generation it bumps (the generation moves by 2). Each block reading kAbort for
+  // itself after the bump let the leader, already past the barrier, raise kAbort before a slower
+  // block had read it: that block left while the others went on to the next barrier and waited
+  // there for it until the spin budget ran out (the BFS benchmark's budget stops on road-24M and
+  // delaunay-21, run 20). A kAbort raised before a block arrives is seen by the last arriver
+  // (every arrival is a release on kBarCount that the last one's acquire reads after); one raised
+  // later is the next barrier's. An error stays each block's own test: it also ends every wait.
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
       gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
       const uint32_t gen = gq::load<gq::mo::acquire>(ctl + kBarGeneration);
+      uint32_t now = gen;
       if (gq::fetch_add<gq::mo::acq_rel>(ctl + kBarCount, 1u) == blocks - 1) {
         gq::store<gq::mo::relaxed>(ctl + kBarCount, 0u);  // nobody arrives again before the bump
-        gq::store<gq::mo::release>(ctl + kBarGeneration, gen + 1u);
+        const uint32_t stop = gq::load<gq::mo::relaxed>(ctl + kAbort) != 0u ? 1u : 0u;
+        now = ((gen | 1u) + 1u) | stop;
+        gq::store<gq::mo::release>(ctl + kBarGeneration, now);
       } else {
         gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
-        while (gq::load<gq::mo::acquire>(ctl + kBarGeneration) == gen)
+        while ((now = gq::load<gq::mo::acquire>(ctl + kBarGeneration)) == gen)
           if (!spin.step(err, gq::kSiteGridBarrier, gen)) break;
       }
       gq::fence<gq::mo::acq_rel>();
-      const bool go = !err.raised() && gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
+      const bool go = !err.raised() && (now & 1u) == 0u;
       gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
     }
     block_sync();
