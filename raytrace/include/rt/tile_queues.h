@@ -113,8 +113,9 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
       return;
     }
     if (stop) continue;  // wait at the top for the lanes still working
-    // The warp's lowest working lane is the one whose iterations the profile samples.
-    [[maybe_unused]] const bool sampled = gq::lane_id() == gq::first_lane(members & ~stopped);
+    // The warp's lowest working lane is the one whose iterations the profile samples (lane_id()
+    // is a volatile asm the compiler keeps: read only in the profiled build).
+    const bool sampled = RT_PROFILE && gq::lane_id() == gq::first_lane(members & ~stopped);
     [[maybe_unused]] const uint64_t t_top = prof.now();
     uint32_t pixel = 0;
     bool got = false;
@@ -132,7 +133,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
         idle = gq::Spin(idle_budget);
       }
       stop = !idle.step(err, gq::kSiteTileIdle, now);
-      if (RT_PROFILE && sampled) {
+      if (sampled) {
         prof.add(kProfIdle, prof.now() - t_top);
         prof.add(kProfIdleIters, 1);
       }
@@ -147,7 +148,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     [[maybe_unused]] const uint64_t t_traced = prof.now();
     if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) continue;
     if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
-    if (RT_PROFILE && sampled) {
+    if (sampled) {
       prof.add(kProfDequeue, t_dequeued - t_top);
       prof.add(kProfTrace, t_traced - t_dequeued);
       prof.add(kProfRequeue, prof.now() - t_traced);
