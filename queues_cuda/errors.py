@@ -38,6 +38,8 @@ ERROR_SITES = {
     15: "Broker Queue waiting for its slot's turn after a reservation (ticket)",
     30: "shortest-path grid barrier: a block never arrived (barrier generation)",
     31: "shortest-path frontier or update list out of room (slots asked for)",
+    32: "sliced parDijkstra: a block's minimum never published, or an edge outside its slice (round << 32 | block, "
+        "or vertex << 32 | target)",
     40: "queue benchmark: consumers waiting for the producers to stop (producers still running)",
     20: "G-WFQ ring enqueue retry loop (ticket)",
     21: "G-WFQ ring dequeue retry loop (ticket)",

@@ -31,7 +31,8 @@ KERNEL_DIR = PACKAGE_DIR / "kernels"
 INCLUDE_DIR = PACKAGE_DIR / "include"
 KERNELS = {"near-far": ("near_far", "sssp_near_far_grid"), "bellman-ford": ("near_far", "sssp_near_far_grid"),
            "pardijkstra": ("par_dijkstra", "sssp_par_dijkstra_grid"),
-           "pardijkstra-batched": ("par_dijkstra", "sssp_par_dijkstra_grid")}
+           "pardijkstra-batched": ("par_dijkstra", "sssp_par_dijkstra_grid"),
+           "pardijkstra-sliced": ("slice_dijkstra", "sssp_slice_dijkstra_grid")}
 GRID_ALGORITHMS = tuple(KERNELS)
 BLOCK = 256
 #: Blocks per SM at most, below the occupancy limit: every block arrives at each grid barrier, so
@@ -87,6 +88,8 @@ class DeviceGraph:
     w_min: float
     mean_degree: float
     max_degree: int
+    by_target: tuple | None = None  # (indices, weights) with every row sorted by target, made once
+
 
     @classmethod
     def upload(cls, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, n: int) -> DeviceGraph:
@@ -98,6 +101,26 @@ class DeviceGraph:
         w = np.asarray(weights, np.float64)
         return cls(cupy.asarray(indptr), cupy.asarray(np.asarray(indices, np.int32)), cupy.asarray(w), n, m,
                    float(w.min()) if m else 0.0, m / n if n else 0.0, int(deg.max(initial=0)))
+
+
+    def rows_by_target(self):
+        """(indices, weights) with each row's edges sorted by target, as pardijkstra-sliced reads
+        them: the uploaded arrays themselves when they already are (the generators' graphs and
+        canonical scipy matrices), else a sorted copy, made once per graph like the upload."""
+        import cupy
+
+        if self.by_target is None:
+            idx = self.indices
+            deg = cupy.diff(self.indptr)
+            row_start = cupy.zeros(self.m, cupy.bool_)
+            row_start[self.indptr[:-1][deg > 0]] = True
+            if self.m < 2 or bool(cupy.all((idx[1:] >= idx[:-1]) | row_start[1:])):
+                self.by_target = (self.indices, self.weights)
+            else:
+                rows = cupy.repeat(cupy.arange(self.n, dtype=cupy.int64), deg)
+                order = cupy.argsort(rows * self.n + idx)
+                self.by_target = (idx[order], self.weights[order])
+        return self.by_target
 
 
 @cache
@@ -129,7 +152,8 @@ def kernel_shape(algorithm: str) -> dict:
     """Blocks, threads and the compile's register count of an algorithm's kernel (for logs)."""
     stem, name = KERNELS[algorithm]
     a = _module(stem).get_function(name).attributes
-    return {"kernel": name, "blocks": _blocks(stem, name), "threads_per_block": BLOCK,
+    blocks = sliced_shape(1)[0] if stem == "slice_dijkstra" else _blocks(stem, name)
+    return {"kernel": name, "blocks": blocks, "threads_per_block": BLOCK,
             "registers": int(a["num_regs"]), "local_bytes": int(a["local_size_bytes"])}
 
 
@@ -144,8 +168,10 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     n, u32, u64, f64 = g.n, np.uint32, np.uint64, np.float64
     stem, name = KERNELS[algorithm]
     fn = _module(stem).get_function(name)
-    blocks = _blocks(stem, name)
     lanes, ch = advance_shape(g.mean_degree)
+    if stem == "slice_dijkstra":
+        return _run_sliced(g, fn, source, limit, budget_s, lanes)
+    blocks = _blocks(stem, name)
     item_cap = n + -(-g.m // ch) + 1
     if item_cap >= 2**32:
         raise GQError(f"graph too large for the GPU forms: {item_cap} work items do not fit 32-bit counters")
@@ -185,6 +211,70 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
                                                           f"{blocks} blocks x {BLOCK}")
     if int(ctl.get()[ABORT_WORD]):
         raise OverBudget(f"{algorithm}: stopped after its time budget of {budget_s:g} s "
+                         f"({int(stats.get()[0]):,} rounds done)")
+    pred = predecessors_cuda(g, dist, source, lanes)
+    names = ("rounds", "relaxations", "improvements", "heap_updates")
+    return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
+
+
+def sliced_shape(n: int) -> tuple[int, int]:
+    """(blocks, vertices a block owns) of pardijkstra-sliced on this GPU: one block per SM, each
+    block's slice of keys in its shared memory. Raises when the slice does not fit there."""
+    import cupy
+
+    attrs = cupy.cuda.Device().attributes
+    blocks = attrs["MultiProcessorCount"]
+    slice_ = max(1, -(-n // blocks))
+    room = attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED
+    if slice_ * 8 > room:
+        raise GQError(f"pardijkstra-sliced: {n:,} vertices do not fit: each of the {blocks} blocks keeps "
+                      f"{slice_:,} keys (8 bytes each) in its shared memory, which has room for {room // 8:,}; "
+                      f"at most {room // 8 * blocks:,} vertices on this GPU (use pardijkstra or near-far)")
+    return blocks, slice_
+
+
+#: Static shared memory of sssp_slice_dijkstra_grid besides its slice (two SliceScratch and the
+#: grid's verdict word, rounded up); the launcher checks the compiled figure against it.
+SLICED_STATIC_SHARED = 1024
+
+
+def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int):
+    """pardijkstra-sliced: the split table (timed with the run: it depends on the slices), then
+    the persistent kernel, then the predecessor passes."""
+    import cupy
+
+    n = g.n
+    blocks, slice_ = sliced_shape(n)
+    static = int(fn.attributes["shared_size_bytes"])
+    if static > SLICED_STATIC_SHARED:
+        raise GQError(f"sssp_slice_dijkstra_grid uses {static} bytes of static shared memory, more than the "
+                      f"{SLICED_STATIC_SHARED} its launcher reserves")
+    dynamic = slice_ * 8
+    fn.max_dynamic_shared_size_bytes = max(fn.max_dynamic_shared_size_bytes, dynamic)
+    per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, BLOCK, dynamic)
+    if per_sm < 1:
+        raise GQError(f"sssp_slice_dijkstra_grid: a block of {BLOCK} threads with {dynamic} bytes of shared "
+                      "memory cannot be resident on this GPU")
+    indices, weights = g.rows_by_target()
+    split = cupy.empty(n * (blocks + 1), cupy.uint32)
+    split_fn = _module("slice_dijkstra").get_function("sssp_slice_split")
+    split_fn((min(-(-split.size // BLOCK), 65535 * 4),), (BLOCK,),
+             (g.indptr, indices, np.uint32(n), np.uint32(blocks), np.uint32(slice_), split))
+    dist = cupy.full(n, INF_BITS, cupy.uint64)
+    dist[source] = 0
+    slot_key = cupy.zeros(2 * blocks, cupy.uint64)
+    slot_tag = cupy.zeros(2 * blocks, cupy.uint64)
+    ctl = cupy.zeros(WORDS, cupy.uint32)
+    err = cupy.zeros(4, cupy.uint32)
+    stats = cupy.zeros(4, cupy.uint64)
+    budget_ns = np.uint64(int(budget_s * 1e9) if budget_s else 0)
+    fn((blocks,), (BLOCK,), (g.indptr, indices, weights, np.uint32(n), np.uint32(source), np.float64(limit), dist,
+                             split, slot_key, slot_tag, np.uint32(slice_), stats, ctl, budget_ns, err),
+       shared_mem=dynamic)
+    raise_if_flagged(err.get(), "sssp_slice_dijkstra_grid[cuda, pardijkstra-sliced]",
+                     f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {BLOCK}, slice {slice_}")
+    if int(ctl.get()[ABORT_WORD]):
+        raise OverBudget(f"pardijkstra-sliced: stopped after its time budget of {budget_s:g} s "
                          f"({int(stats.get()[0]):,} rounds done)")
     pred = predecessors_cuda(g, dist, source, lanes)
     names = ("rounds", "relaxations", "improvements", "heap_updates")
@@ -278,6 +368,8 @@ def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, 
         w_min = (float(weights.min()) if weights.size else 0.0) if algorithm == "pardijkstra-batched" else -1.0
         lib.sssp_grid_par_dijkstra(*graph, w_min, max(1, min(int(d), MAX_BATCH)), threads, ch, local_items,
                                    ptr(dist), ptr(pred), ptr(out), ptr(err))
+    elif algorithm == "pardijkstra-sliced":
+        lib.sssp_grid_slice_dijkstra(*graph, threads, ptr(dist), ptr(pred), ptr(out), ptr(err))
     else:
         raise GQError(f"--algorithm: {algorithm!r} has no grid form; grid forms: {', '.join(KERNELS)}")
     raise_if_flagged(err, f"{algorithm}[cpu grid form]", f"{n} vertices, source {source}, {threads} threads")

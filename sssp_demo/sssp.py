@@ -10,12 +10,16 @@ unreachable; predecessors int64 with scipy's -9999 where there is none.
 Algorithms: ``pardijkstra`` (seed 000: Dijkstra's rounds over parBucketHeap, BulkUpdate batches
 of up to d entries, d = the largest out-degree unless given), ``pardijkstra-batched`` (each round
 settles every vertex within the smallest edge weight of the minimum: Crauser et al.'s criterion,
-exact, far fewer rounds where weights are large against the spread of distances), the
+exact, far fewer rounds where weights are large against the spread of distances),
+``pardijkstra-sliced`` (the same rounds as ``pardijkstra`` over a priority queue cut into one
+slice of vertices per block, its keys in shared memory, ExtractMin a tournament of the slices'
+minima: include/sssp/slice_dijkstra_grid.h; graphs of up to a few million vertices), the
 baselines ``near-far`` (delta-stepping with a near and a far pile, Delta = 32 x mean weight /
 mean degree unless given, as Davidson et al. choose it) and ``bellman-ford`` (the frontier
 "workfront sweep"), and ``scipy`` (the reference).
 Backends: ``cpu`` runs the serial forms (include/sssp/par_dijkstra.h, near_far.h,
-bellman_ford.h) built by the system compiler; ``cuda`` runs the grid forms (one persistent kernel
+bellman_ford.h) built by the system compiler (``pardijkstra-sliced``: its grid form on
+SLICED_CPU_THREADS std::threads); ``cuda`` runs the grid forms (one persistent kernel
 per run, sssp_demo/grid_forms.py); ``auto`` takes ``cuda`` where a GPU answers. ``scipy`` always
 runs on the CPU. Both backends give exactly scipy's distances; predecessors may differ from
 scipy's where two shortest paths tie, but every one of them realises its vertex's distance.
@@ -36,7 +40,9 @@ from queues_cuda.errors import GQError, raise_if_flagged
 
 from . import graph_io
 
-ALGORITHMS = ("pardijkstra", "pardijkstra-batched", "near-far", "bellman-ford", "scipy")
+ALGORITHMS = ("pardijkstra", "pardijkstra-batched", "pardijkstra-sliced", "near-far", "bellman-ford", "scipy")
+#: std::threads (one-thread blocks) pardijkstra-sliced runs on with the CPU backend.
+SLICED_CPU_THREADS = 4
 NO_PREDECESSOR = graph_io.NO_PREDECESSOR
 MAX_BATCH = 4096
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -68,6 +74,8 @@ def _library() -> ctypes.CDLL:
     lib.sssp_grid_near_far.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, u32, p, p, p, p]
     lib.sssp_grid_par_dijkstra.restype = u32
     lib.sssp_grid_par_dijkstra.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, u32, u32, p, p, p, p]
+    lib.sssp_grid_slice_dijkstra.restype = u32
+    lib.sssp_grid_slice_dijkstra.argtypes = [p, p, p, u32, u32, f64, u32, p, p, p, p]
     lib.sssp_block_heap_run.restype = u32
     lib.sssp_block_heap_run.argtypes = [p, p, u32, u32, u32, p, p, ctypes.c_uint64, p, p, p, p, p, p]
     lib.sssp_par_dijkstra_round_counts.restype = u32
@@ -157,6 +165,15 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
             g = sp.csr_matrix((w, idx, indptr), shape=(n, n))
             dist[row], p = dijkstra(g, indices=int(s), return_predecessors=True, limit=limit)
             pred[row] = p
+            continue
+        if algorithm == "pardijkstra-sliced":
+            from .grid_forms import run_cpu_grid
+
+            dist[row], pred[row], run_stats = run_cpu_grid(indptr, idx, w, n, int(s), algorithm, limit=limit,
+                                                           threads=SLICED_CPU_THREADS)
+            if stats is not None:
+                for name, value in run_stats.items():
+                    setattr(stats, name, getattr(stats, name) + value)
             continue
         lib = _library()
         out = np.zeros(4, np.uint64)

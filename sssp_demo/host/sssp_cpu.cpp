@@ -12,9 +12,11 @@
 #include <sssp/par_dijkstra.h>
 #include <sssp/par_dijkstra_grid.h>
 #include <sssp/predecessors.h>
+#include <sssp/slice_dijkstra_grid.h>
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -148,6 +150,45 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
   const gq::BucketHeap heap{mem.get(), sizes.data(), d, levels};
   run_grid(threads, ctl.data(), err_words,
            [&](const sssp::Grid& grid) { sssp::par_dijkstra_grid(grid, g, source, limit, w_min, heap, s); });
+  finish(g, source, bits, dist, pred);
+  return gq::load<gq::mo::acquire>(err_words);
+}
+
+// pardijkstra-sliced (slice_dijkstra_grid.h) on `threads` one-thread blocks. Its rows must be
+// sorted by target: a row that is not is sorted here, on a copy (the GPU launcher sorts the
+// uploaded graph the same way).
+uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
+                                  uint32_t source, double limit, uint32_t threads, double* dist, int64_t* pred,
+                                  uint64_t* stats, uint32_t* err_words) {
+  const int64_t m = indptr[n];
+  std::vector<int32_t> sorted_indices(indices, indices + m);
+  std::vector<double> sorted_weights(weights, weights + m);
+  std::vector<int64_t> order;
+  for (uint32_t u = 0; u < n; ++u) {
+    const int64_t b = indptr[u], e = indptr[u + 1];
+    if (std::is_sorted(indices + b, indices + e)) continue;
+    order.resize(e - b);
+    std::iota(order.begin(), order.end(), b);
+    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return indices[x] < indices[y]; });
+    for (int64_t k = b; k < e; ++k) {
+      sorted_indices[k] = indices[order[k - b]];
+      sorted_weights[k] = weights[order[k - b]];
+    }
+  }
+  const sssp::Csr g{indptr, sorted_indices.data(), sorted_weights.data(), n};
+  const uint32_t slice = (n + threads - 1) / threads;
+  std::vector<uint32_t> split((uint64_t)n * (threads + 1));
+  sssp::build_split(g, threads, slice, 0, split.size(), split.data());
+  std::vector<uint64_t> bits = start_bits(n, source), keys((uint64_t)slice * threads);
+  std::vector<uint64_t> slot_key(2 * threads, 0), slot_tag(2 * threads, 0);
+  std::vector<sssp::SliceScratch> scratch(2 * threads);
+  std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
+  stats[0] = stats[1] = stats[2] = stats[3] = 0;
+  const sssp::SliceDijkstraState s{bits.data(), split.data(), slot_key.data(), slot_tag.data(), stats, slice, 0};
+  run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
+    sssp::slice_dijkstra_grid(grid, g, source, limit, keys.data() + (uint64_t)grid.block * slice,
+                              scratch.data() + 2 * grid.block, s);
+  });
   finish(g, source, bits, dist, pred);
   return gq::load<gq::mo::acquire>(err_words);
 }

@@ -133,7 +133,7 @@ def test_graph_families(families, family, algorithm):
         families[family] = FAMILIES[family]()
     g = families[family]
     stats = run_and_check(g, 0, algorithm, family)
-    if family.startswith("seed-dag") and algorithm == "pardijkstra":
+    if family.startswith("seed-dag") and algorithm in ("pardijkstra", "pardijkstra-sliced"):
         assert stats["rounds"] == g.shape[0] and stats["relaxations"] == g.nnz
 
 
@@ -180,6 +180,40 @@ def test_time_budget_stops_the_kernel():
     print(f"\n[sssp-gpu] budget stop after {time.perf_counter() - started:.3f} s wall", flush=True)
     dist, _, _ = run_cuda(dg, 0, "pardijkstra", d=4096)
     assert np.array_equal(dist.get(), np.arange(n, dtype=float))
+
+
+def test_sliced_rows_in_any_order_budget_and_size():
+    """pardijkstra-sliced on the GPU: rows not sorted by target (sorted once on the device, the
+    upload left alone); a budget stop that every block takes in the same round; a graph whose
+    slices do not fit in shared memory refused with a message, before any launch."""
+    import scipy.sparse as sp
+    from test_grid_forms import shuffled_rows
+
+    from queues_cuda.errors import GQError
+    from sssp_demo.grid_forms import sliced_shape
+
+    g = shuffled_rows(random_graph(8, 3000, 60_000, zero_frac=0.2), 8)
+    assert not g.has_sorted_indices
+    run_and_check(g, 0, "pardijkstra-sliced", "random, rows shuffled")
+    dg = DeviceGraph.upload(*as_csr(generators.seed_dag(30_000, 3_000_000, 1)))
+    with pytest.raises(OverBudget):
+        run_cuda(dg, 0, "pardijkstra-sliced", budget_s=1e-5)
+    dist, pred, stats = run_cuda(dg, 0, "pardijkstra-sliced")
+    assert np.array_equal(dist.get(), np.arange(30_000, dtype=float))
+    assert stats["rounds"] == 30_000 and stats["relaxations"] == 3_000_000
+    blocks, slice_ = sliced_shape(1000)
+    room = blocks * (slice_ + 1)
+    while True:  # the smallest chain that no longer fits
+        try:
+            sliced_shape(room)
+        except GQError:
+            break
+        room += blocks
+    chain = sp.csr_matrix((np.ones(room - 1), np.arange(1, room), np.r_[np.arange(room), room - 1]),
+                          shape=(room, room))
+    with pytest.raises(GQError, match="do not fit"):
+        sssp(chain, algorithm="pardijkstra-sliced", backend="cuda")
+    print(f"\n[sssp-gpu] sliced: {blocks} blocks; {room:,} vertices refused", flush=True)
 
 
 def test_plan_maze_on_the_gpu(tmp_path, capsys):
