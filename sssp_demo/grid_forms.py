@@ -18,7 +18,7 @@ thread per block) and returns NumPy arrays.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
@@ -88,7 +88,7 @@ class DeviceGraph:
     w_min: float
     mean_degree: float
     max_degree: int
-    by_target: tuple | None = None  # (indices, weights) with every row sorted by target, made once
+    sliced: dict = field(default_factory=dict)  # (blocks, slice) -> pardijkstra-sliced's edge layout
 
 
     @classmethod
@@ -103,24 +103,34 @@ class DeviceGraph:
                    float(w.min()) if m else 0.0, m / n if n else 0.0, int(deg.max(initial=0)))
 
 
-    def rows_by_target(self):
-        """(indices, weights) with each row's edges sorted by target, as pardijkstra-sliced reads
-        them: the uploaded arrays themselves when they already are (the generators' graphs and
-        canonical scipy matrices), else a sorted copy, made once per graph like the upload."""
+    def sliced_edges(self, blocks: int, slice_: int) -> tuple:
+        """pardijkstra-sliced's layout (sssp/slice_dijkstra_grid.h, SlicedEdges): the edges
+        grouped by the block that owns their target, then by source, and the offset table, (n + 1)
+        entries a block. Made by one device sort the first time a graph runs with this shape, and
+        kept, like the upload: (indices, weights, offsets, seconds it took)."""
         import cupy
 
-        if self.by_target is None:
-            idx = self.indices
-            deg = cupy.diff(self.indptr)
-            row_start = cupy.zeros(self.m, cupy.bool_)
-            row_start[self.indptr[:-1][deg > 0]] = True
-            if self.m < 2 or bool(cupy.all((idx[1:] >= idx[:-1]) | row_start[1:])):
-                self.by_target = (self.indices, self.weights)
-            else:
-                rows = cupy.repeat(cupy.arange(self.n, dtype=cupy.int64), deg)
-                order = cupy.argsort(rows * self.n + idx)
-                self.by_target = (idx[order], self.weights[order])
-        return self.by_target
+        key = (blocks, slice_)
+        if key not in self.sliced:
+            if self.m >= 2**32:
+                raise GQError(f"pardijkstra-sliced: {self.m:,} edges do not fit its 32-bit edge offsets")
+            self.sliced.clear()  # one layout at a time: each is as large as the graph
+            start, end = cupy.cuda.Event(), cupy.cuda.Event()
+            start.record()
+            rows = cupy.searchsorted(self.indptr, cupy.arange(self.m, dtype=cupy.int64), side="right") - 1
+            group = (self.indices // slice_).astype(cupy.int64) * self.n + rows
+            del rows
+            order = cupy.argsort(group)
+            group = group[order]
+            table = (cupy.arange(blocks, dtype=cupy.int64)[:, None] * self.n
+                     + cupy.arange(self.n + 1, dtype=cupy.int64)[None, :]).ravel()
+            offsets = cupy.searchsorted(group, table).astype(cupy.uint32)
+            del group, table
+            layout = (self.indices[order], self.weights[order], offsets)
+            end.record()
+            end.synchronize()
+            self.sliced[key] = (*layout, cupy.cuda.get_elapsed_time(start, end) / 1e3)
+        return self.sliced[key]
 
 
 @cache
@@ -217,9 +227,10 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
 
 
-def sliced_shape(n: int) -> tuple[int, int]:
-    """(blocks, vertices a block owns) of pardijkstra-sliced on this GPU: one block per SM, each
-    block's slice of keys in its shared memory. Raises when the slice does not fit there."""
+def sliced_shape(n: int) -> tuple[int, int, bool]:
+    """(blocks, vertices a block owns, whether a block's offset table fits in its shared memory
+    too) of pardijkstra-sliced on this GPU: one block per SM, each block's slice of keys in its
+    shared memory. Raises when the slice does not fit there."""
     import cupy
 
     attrs = cupy.cuda.Device().attributes
@@ -230,47 +241,42 @@ def sliced_shape(n: int) -> tuple[int, int]:
         raise GQError(f"pardijkstra-sliced: {n:,} vertices do not fit: each of the {blocks} blocks keeps "
                       f"{slice_:,} keys (8 bytes each) in its shared memory, which has room for {room // 8:,}; "
                       f"at most {room // 8 * blocks:,} vertices on this GPU (use pardijkstra or near-far)")
-    return blocks, slice_
+    return blocks, slice_, slice_ * 8 + (n + 1) * 4 <= room
 
 
-#: Static shared memory of sssp_slice_dijkstra_grid besides its slice (two SliceScratch and the
+#: Static shared memory of sssp_slice_dijkstra_grid besides its dynamic part (SliceScratch and the
 #: grid's verdict word, rounded up); the launcher checks the compiled figure against it.
 SLICED_STATIC_SHARED = 1024
 
 
 def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int):
-    """pardijkstra-sliced: the split table (timed with the run: it depends on the slices), then
-    the persistent kernel, then the predecessor passes."""
+    """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
+    persistent kernel, then the predecessor passes."""
     import cupy
 
     n = g.n
-    blocks, slice_ = sliced_shape(n)
+    blocks, slice_, table_in_shared = sliced_shape(n)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
         raise GQError(f"sssp_slice_dijkstra_grid uses {static} bytes of static shared memory, more than the "
                       f"{SLICED_STATIC_SHARED} its launcher reserves")
-    dynamic = slice_ * 8
+    dynamic = slice_ * 8 + ((n + 1) * 4 if table_in_shared else 0)
     fn.max_dynamic_shared_size_bytes = max(fn.max_dynamic_shared_size_bytes, dynamic)
     per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, BLOCK, dynamic)
     if per_sm < 1:
         raise GQError(f"sssp_slice_dijkstra_grid: a block of {BLOCK} threads with {dynamic} bytes of shared "
                       "memory cannot be resident on this GPU")
-    indices, weights = g.rows_by_target()
-    split = cupy.empty(n * (blocks + 1), cupy.uint32)
-    split_fn = _module("slice_dijkstra").get_function("sssp_slice_split")
-    split_fn((min(-(-split.size // BLOCK), 65535 * 4),), (BLOCK,),
-             (g.indptr, indices, np.uint32(n), np.uint32(blocks), np.uint32(slice_), split))
-    dist = cupy.full(n, INF_BITS, cupy.uint64)
-    dist[source] = 0
+    indices, weights, offsets, _ = g.sliced_edges(blocks, slice_)
+    dist = cupy.empty(n, cupy.uint64)  # every block writes its slice's
     slot_key = cupy.zeros(2 * blocks, cupy.uint64)
     slot_tag = cupy.zeros(2 * blocks, cupy.uint64)
     ctl = cupy.zeros(WORDS, cupy.uint32)
     err = cupy.zeros(4, cupy.uint32)
     stats = cupy.zeros(4, cupy.uint64)
     budget_ns = np.uint64(int(budget_s * 1e9) if budget_s else 0)
-    fn((blocks,), (BLOCK,), (g.indptr, indices, weights, np.uint32(n), np.uint32(source), np.float64(limit), dist,
-                             split, slot_key, slot_tag, np.uint32(slice_), stats, ctl, budget_ns, err),
-       shared_mem=dynamic)
+    fn((blocks,), (BLOCK,), (np.uint32(n), np.uint32(source), np.float64(limit), dist, indices, weights, offsets,
+                             np.uint32(table_in_shared), slot_key, slot_tag, np.uint32(slice_), stats, ctl, budget_ns,
+                             err), shared_mem=dynamic)
     raise_if_flagged(err.get(), "sssp_slice_dijkstra_grid[cuda, pardijkstra-sliced]",
                      f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {BLOCK}, slice {slice_}")
     if int(ctl.get()[ABORT_WORD]):

@@ -16,7 +16,6 @@
 
 #include <algorithm>
 #include <memory>
-#include <numeric>
 #include <thread>
 #include <vector>
 
@@ -154,42 +153,38 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
   return gq::load<gq::mo::acquire>(err_words);
 }
 
-// pardijkstra-sliced (slice_dijkstra_grid.h) on `threads` one-thread blocks. Its rows must be
-// sorted by target: a row that is not is sorted here, on a copy (the GPU launcher sorts the
-// uploaded graph the same way).
+// pardijkstra-sliced (slice_dijkstra_grid.h) on `threads` one-thread blocks, its sliced edge
+// layout made first by a counting sort (the GPU launcher makes the same layout by a device sort).
 uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
                                   uint32_t source, double limit, uint32_t threads, double* dist, int64_t* pred,
                                   uint64_t* stats, uint32_t* err_words) {
-  const int64_t m = indptr[n];
-  std::vector<int32_t> sorted_indices(indices, indices + m);
-  std::vector<double> sorted_weights(weights, weights + m);
-  std::vector<int64_t> order;
-  for (uint32_t u = 0; u < n; ++u) {
-    const int64_t b = indptr[u], e = indptr[u + 1];
-    if (std::is_sorted(indices + b, indices + e)) continue;
-    order.resize(e - b);
-    std::iota(order.begin(), order.end(), b);
-    std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) { return indices[x] < indices[y]; });
-    for (int64_t k = b; k < e; ++k) {
-      sorted_indices[k] = indices[order[k - b]];
-      sorted_weights[k] = weights[order[k - b]];
-    }
-  }
-  const sssp::Csr g{indptr, sorted_indices.data(), sorted_weights.data(), n};
+  const uint64_t m = (uint64_t)indptr[n];
   const uint32_t slice = (n + threads - 1) / threads;
-  std::vector<uint32_t> split((uint64_t)n * (threads + 1));
-  sssp::build_split(g, threads, slice, 0, split.size(), split.data());
+  std::vector<uint32_t> offsets((uint64_t)threads * (n + 1) + 1, 0);  // one past the end: the scatter's cursor room
+  for (uint32_t u = 0; u < n; ++u)
+    for (int64_t k = indptr[u]; k < indptr[u + 1]; ++k) ++offsets[(uint64_t)(indices[k] / slice) * (n + 1) + u + 1];
+  for (uint64_t i = 1; i < offsets.size(); ++i) offsets[i] += offsets[i - 1];
+  std::vector<int32_t> sliced_indices(m);
+  std::vector<double> sliced_weights(m);
+  std::vector<uint32_t> cursor(offsets.begin(), offsets.end() - 1);
+  for (uint32_t u = 0; u < n; ++u)
+    for (int64_t k = indptr[u]; k < indptr[u + 1]; ++k) {
+      const uint32_t at = cursor[(uint64_t)(indices[k] / slice) * (n + 1) + u]++;
+      sliced_indices[at] = indices[k];
+      sliced_weights[at] = weights[k];
+    }
   std::vector<uint64_t> bits = start_bits(n, source), keys((uint64_t)slice * threads);
   std::vector<uint64_t> slot_key(2 * threads, 0), slot_tag(2 * threads, 0);
-  std::vector<sssp::SliceScratch> scratch(2 * threads);
+  std::vector<sssp::SliceScratch> scratch(threads);
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
-  const sssp::SliceDijkstraState s{bits.data(), split.data(), slot_key.data(), slot_tag.data(), stats, slice, 0};
+  const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
+                                   slot_key.data(), slot_tag.data(), stats, slice, 0};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
-    sssp::slice_dijkstra_grid(grid, g, source, limit, keys.data() + (uint64_t)grid.block * slice,
-                              scratch.data() + 2 * grid.block, s);
+    sssp::slice_dijkstra_grid(grid, n, source, limit, keys.data() + (uint64_t)grid.block * slice,
+                              offsets.data() + (uint64_t)grid.block * (n + 1), &scratch[grid.block], s);
   });
-  finish(g, source, bits, dist, pred);
+  finish(sssp::Csr{indptr, indices, weights, n}, source, bits, dist, pred);
   return gq::load<gq::mo::acquire>(err_words);
 }
 

@@ -1,27 +1,25 @@
-// kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h): the
-// split table, then one persistent kernel of one block per SM, each block's slice of keys in its
-// dynamic shared memory (the launcher sizes it and checks it fits).
+// kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h): one
+// persistent kernel of one block per SM. Dynamic shared memory holds the block's slice of keys
+// and, when `table_in_shared`, its row of the sliced edges' offset table (the launcher sizes both
+// and checks they fit); otherwise the table is read from device memory.
 #include <sssp/slice_dijkstra_grid.h>
 
-// One thread per entry of the n (blocks + 1) split table.
 extern "C" __global__ void __launch_bounds__(256)
-    sssp_slice_split(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t blocks, uint32_t slice,
-                     uint32_t* split) {
-  const uint64_t total = (uint64_t)n * (blocks + 1);
-  const sssp::Csr g{indptr, indices, nullptr, n};
-  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (uint64_t)gridDim.x * blockDim.x)
-    sssp::build_split(g, blocks, slice, i, 1, split);
-}
-
-extern "C" __global__ void __launch_bounds__(256)
-    sssp_slice_dijkstra_grid(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
-                             uint32_t source, double limit, uint64_t* dist, const uint32_t* split, uint64_t* slot_key,
-                             uint64_t* slot_tag, uint32_t slice, uint64_t* stats, uint32_t* ctl, uint64_t budget_ns,
-                             uint32_t* err_words) {
-  extern __shared__ uint64_t keys[];
+    sssp_slice_dijkstra_grid(uint32_t n, uint32_t source, double limit, uint64_t* dist, const int32_t* sliced_indices,
+                             const double* sliced_weights, const uint32_t* offsets, uint32_t table_in_shared,
+                             uint64_t* slot_key, uint64_t* slot_tag, uint32_t slice, uint64_t* stats, uint32_t* ctl,
+                             uint64_t budget_ns, uint32_t* err_words) {
+  extern __shared__ uint64_t keys[];  // [slice], then (table_in_shared) [n + 1] uint32 offsets
   __shared__ uint32_t verdict;
-  __shared__ sssp::SliceScratch scratch[2];
+  __shared__ sssp::SliceScratch scratch;
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
-  const sssp::SliceDijkstraState s{dist, split, slot_key, slot_tag, stats, slice, budget_ns};
-  sssp::slice_dijkstra_grid(grid, sssp::Csr{indptr, indices, weights, n}, source, limit, keys, scratch, s);
+  const uint32_t* table = offsets + (uint64_t)blockIdx.x * (n + 1);
+  if (table_in_shared) {
+    uint32_t* copy = reinterpret_cast<uint32_t*>(keys + slice);
+    for (uint32_t i = threadIdx.x; i <= n; i += blockDim.x) copy[i] = table[i];
+    table = copy;  // made visible by the block barrier after the keys' first fill
+  }
+  const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, slot_key, slot_tag,
+                                   stats, slice, budget_ns};
+  sssp::slice_dijkstra_grid(grid, n, source, limit, keys, table, &scratch, s);
 }

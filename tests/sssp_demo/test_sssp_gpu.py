@@ -183,9 +183,10 @@ def test_time_budget_stops_the_kernel():
 
 
 def test_sliced_rows_in_any_order_budget_and_size():
-    """pardijkstra-sliced on the GPU: rows not sorted by target (sorted once on the device, the
-    upload left alone); a budget stop that every block takes in the same round; a graph whose
-    slices do not fit in shared memory refused with a message, before any launch."""
+    """pardijkstra-sliced on the GPU: rows in any order (its layout groups edges by slice, not by
+    row order); a budget stop that every block takes in the same round; the offset table in
+    device memory where it does not fit in shared memory; a graph whose slices do not fit
+    refused with a message, before any launch."""
     import scipy.sparse as sp
     from test_grid_forms import shuffled_rows
 
@@ -201,18 +202,24 @@ def test_sliced_rows_in_any_order_budget_and_size():
     dist, pred, stats = run_cuda(dg, 0, "pardijkstra-sliced")
     assert np.array_equal(dist.get(), np.arange(30_000, dtype=float))
     assert stats["rounds"] == 30_000 and stats["relaxations"] == 3_000_000
-    blocks, slice_ = sliced_shape(1000)
-    room = blocks * (slice_ + 1)
-    while True:  # the smallest chain that no longer fits
-        try:
-            sliced_shape(room)
-        except GQError:
-            break
-        room += blocks
+    import cupy
+
+    from sssp_demo.grid_forms import SLICED_STATIC_SHARED
+
+    blocks = cupy.cuda.Device().attributes["MultiProcessorCount"]
+    most = (cupy.cuda.Device().attributes["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED) // 8 * blocks
+    assert sliced_shape(most)[1] * 8 <= most * 8 // blocks  # the largest graph still fits
+    room = most + 1  # the smallest that does not
     chain = sp.csr_matrix((np.ones(room - 1), np.arange(1, room), np.r_[np.arange(room), room - 1]),
                           shape=(room, room))
     with pytest.raises(GQError, match="do not fit"):
         sssp(chain, algorithm="pardijkstra-sliced", backend="cuda")
+    big = 200_000  # its offset table (n + 1 words a block) no longer fits beside the slice
+    assert not sliced_shape(big)[2]
+    chain = sp.csr_matrix((np.ones(big - 1), np.arange(1, big), np.r_[np.arange(big), big - 1]), shape=(big, big))
+    stats = SsspStats()
+    dist = sssp(chain, algorithm="pardijkstra-sliced", backend="cuda", return_predecessors=False, stats=stats)
+    assert np.array_equal(dist, np.arange(big, dtype=float)) and stats.rounds == big
     print(f"\n[sssp-gpu] sliced: {blocks} blocks; {room:,} vertices refused", flush=True)
 
 
