@@ -40,6 +40,7 @@
 namespace sssp {
 
 constexpr uint64_t kSettledBit = 1ull << 63;  // on a key: settled (non-negative doubles never have it)
+constexpr uint64_t kKeyStampBit = 1ull << 63; // on a slot's key: its round's stamp (slots never hold settled keys)
 constexpr uint32_t kStopBit = 1u << 31;       // in block 0's tag: stop after this round (time budget)
 constexpr uint32_t kMaxWarps = 32;
 
@@ -104,32 +105,62 @@ GQ_HD inline void tournament(const Grid& grid, uint32_t round, uint32_t lane, ui
   mine = warp_least(mine);
   const uint32_t parity = (round & 1u) * blocks;
   const uint64_t stamp = (uint64_t)(round + 1u) << 32;
+  const uint64_t key_stamp = ((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u;  // see below
   if (lane == 0) {
     const bool stop = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
-    gq::store<gq::mo::relaxed>(s.slot_key + parity + grid.block, mine.key);
+    gq::store<gq::mo::relaxed>(s.slot_key + parity + grid.block, mine.key | key_stamp);
     // Release: the key above and every read of the last round's slots come before this tag.
-    gq::store<gq::mo::release>(s.slot_tag + parity + grid.block, stamp | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
+    gq::store<gq::mo::release>(s.slot_tag + parity + grid.block,
+                               stamp | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
   }
+  // Every slot's two words are read together, relaxed, and re-read until both carry this round's
+  // stamp; one acquire fence then orders the reads. A slot of this parity holds round r - 2's
+  // words or round r's, never older (coherence: this lane read r - 2's) and never r + 2's (its
+  // owner publishes r + 2 only after this block's r + 1 tag, released after these reads), so
+  // one bit of stamp on the key word (its sign bit: keys are non-negative) tells the two apart.
+  // A lane waits for kBatch slots at once: their loads are in flight together.
+  constexpr uint32_t kBatch = 8;
   Candidate best = kNoCandidate;
   bool stop = false;
-  for (uint32_t t = lane; t < blocks; t += kWarp) {
-    uint64_t tag = gq::load<gq::mo::acquire>(s.slot_tag + parity + t);
+  for (uint32_t base = lane; base < blocks && !stop; base += kWarp * kBatch) {
+    uint64_t tag[kBatch], key[kBatch];
+    uint32_t pending = 0;
+#pragma unroll
+    for (uint32_t j = 0; j < kBatch; ++j)
+      if (base + j * kWarp < blocks) pending |= 1u << j;
     gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
-    bool ok = true;
-    while ((tag & ~0xffffffffull) != stamp) {
-      if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | t)) {
-        ok = false;
-        break;
-      }
+    for (bool first = true; pending; first = false) {
+      if (!first) {
+        if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | base)) {
+          stop = true;  // the flag is up: every block leaves
+          break;
+        }
 #if GQ_DEVICE_BUILD
-      spin.ns = 8;  // short sleeps only: this wait is the round's critical path, a slot is due within ~1 us
+        spin.ns = 8;  // short sleeps only: this wait is the round's critical path, a slot is due within ~1 us
 #endif  // (the CPU build's backoff must reach its yield: its threads oversubscribe the cores)
-      tag = gq::load<gq::mo::acquire>(s.slot_tag + parity + t);
+      }
+#pragma unroll
+      for (uint32_t j = 0; j < kBatch; ++j)
+        if (pending & (1u << j)) {
+          tag[j] = gq::load<gq::mo::relaxed>(s.slot_tag + parity + base + j * kWarp);
+          key[j] = gq::load<gq::mo::relaxed>(s.slot_key + parity + base + j * kWarp);
+        }
+#pragma unroll
+      for (uint32_t j = 0; j < kBatch; ++j)
+        if ((pending & (1u << j)) && (tag[j] & ~0xffffffffull) == stamp && (key[j] & kKeyStampBit) == key_stamp)
+          pending &= ~(1u << j);
     }
-    const uint32_t word = (uint32_t)tag;
-    const Candidate c{gq::load<gq::mo::relaxed>(s.slot_key + parity + t), word & ~kStopBit};
-    stop = stop || !ok || (t == 0 && (word & kStopBit));
-    if (ok && c.below(best)) best = c;
+    if (stop) break;
+    gq::fence<gq::mo::acq_rel>();
+#pragma unroll
+    for (uint32_t j = 0; j < kBatch; ++j) {
+      const uint32_t t = base + j * kWarp;
+      if (t >= blocks) continue;
+      const uint32_t word = (uint32_t)tag[j];
+      const Candidate c{key[j] & ~kKeyStampBit, word & ~kStopBit};
+      stop = stop || (t == 0 && (word & kStopBit));
+      if (c.below(best)) best = c;
+    }
   }
   best = warp_least(best);
 #if GQ_DEVICE_BUILD
