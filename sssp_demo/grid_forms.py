@@ -249,9 +249,10 @@ def sliced_shape(n: int) -> tuple[int, int, bool]:
 SLICED_STATIC_SHARED = 1024
 
 
-def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int):
+def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int, profile=None):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
-    persistent kernel, then the predecessor passes."""
+    persistent kernel, then the predecessor passes. `profile`: a CuPy uint64[4] the kernel adds
+    block 0's cycles in scan, tournament and relax, and its slot re-reads, to (a measuring aid)."""
     import cupy
 
     n = g.n
@@ -276,7 +277,7 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
     budget_ns = np.uint64(int(budget_s * 1e9) if budget_s else 0)
     fn((blocks,), (BLOCK,), (np.uint32(n), np.uint32(source), np.float64(limit), dist, indices, weights, offsets,
                              np.uint32(table_in_shared), slot_key, slot_tag, np.uint32(slice_), stats, ctl, budget_ns,
-                             err), shared_mem=dynamic)
+                             profile if profile is not None else np.uint64(0), err), shared_mem=dynamic)
     raise_if_flagged(err.get(), "sssp_slice_dijkstra_grid[cuda, pardijkstra-sliced]",
                      f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {BLOCK}, slice {slice_}")
     if int(ctl.get()[ABORT_WORD]):

@@ -179,7 +179,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
-                                   slot_key.data(), slot_tag.data(), stats, slice, 0};
+                                   slot_key.data(), slot_tag.data(), stats, slice, 0, nullptr};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::slice_dijkstra_grid(grid, n, source, limit, keys.data() + (uint64_t)grid.block * slice,
                               offsets.data() + (uint64_t)grid.block * (n + 1), &scratch[grid.block], s);

@@ -70,7 +70,23 @@ struct SliceDijkstraState {
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
   uint64_t budget_ns;
+  uint64_t* profile;       // null, or [4]: block 0's time in scan, tournament, relax; slot re-reads (added to)
 };
+
+// Where block 0's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
+GQ_HD GQ_INLINE uint64_t slice_clock() {
+#if GQ_DEVICE_BUILD
+  return (uint64_t)clock64();
+#else
+  return gq::host_now_ns();
+#endif
+}
+
+// A measuring aid, never part of a shipped build: 0 drops the acquire fence after a round's slot
+// reads, to show what it costs.
+#ifndef SSSP_SLICE_READ_FENCE
+#define SSSP_SLICE_READ_FENCE 1
+#endif
 
 struct Candidate {
   uint64_t key;
@@ -94,8 +110,9 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
 
 // Warp 0 of each block: this slice's least key (from the warps' partial minima), published;
 // every block's, gathered; the least of them into sc->best_*, the round's stop into sc->stop.
-GQ_HD inline void tournament(const Grid& grid, uint32_t round, uint32_t lane, uint64_t started, SliceScratch* sc,
-                             const SliceDijkstraState& s) {
+// Returns how many times this lane re-read slots that were not yet published.
+GQ_HD inline uint32_t tournament(const Grid& grid, uint32_t round, uint32_t lane, uint64_t started, SliceScratch* sc,
+                                 const SliceDijkstraState& s) {
   const uint32_t blocks = grid.blocks, warps = (grid.width + kWarp - 1) / kWarp;
   Candidate mine = kNoCandidate;
   for (uint32_t w = lane; w < warps; w += kWarp) {
@@ -122,6 +139,7 @@ GQ_HD inline void tournament(const Grid& grid, uint32_t round, uint32_t lane, ui
   constexpr uint32_t kBatch = 8;
   Candidate best = kNoCandidate;
   bool stop = false;
+  uint32_t rereads = 0;
   for (uint32_t base = lane; base < blocks && !stop; base += kWarp * kBatch) {
     uint64_t tag[kBatch], key[kBatch];
     uint32_t pending = 0;
@@ -131,6 +149,7 @@ GQ_HD inline void tournament(const Grid& grid, uint32_t round, uint32_t lane, ui
     gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
     for (bool first = true; pending; first = false) {
       if (!first) {
+        ++rereads;
         if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | base)) {
           stop = true;  // the flag is up: every block leaves
           break;
@@ -151,7 +170,9 @@ GQ_HD inline void tournament(const Grid& grid, uint32_t round, uint32_t lane, ui
           pending &= ~(1u << j);
     }
     if (stop) break;
+#if SSSP_SLICE_READ_FENCE
     gq::fence<gq::mo::acq_rel>();
+#endif
 #pragma unroll
     for (uint32_t j = 0; j < kBatch; ++j) {
       const uint32_t t = base + j * kWarp;
@@ -171,6 +192,7 @@ GQ_HD inline void tournament(const Grid& grid, uint32_t round, uint32_t lane, ui
     sc->best_vertex = best.vertex;
     sc->stop = stop || grid.err.raised() ? 1u : 0u;
   }
+  return rereads;
 }
 
 // The whole run, for one block. `keys` is this block's slice, `offsets` its row of the sliced
@@ -186,6 +208,15 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
   uint64_t relaxations = 0, improvements = 0, rounds = 0;
   for (uint32_t i = grid.thread; i < count; i += grid.width) keys[i] = lo + i == source ? to_bits(0.0) : kInfBits;
   grid.block_sync();
+  const bool profiled = s.profile && grid.leader();
+  uint64_t spent[4] = {0, 0, 0, 0}, mark = profiled ? slice_clock() : 0;
+  auto lap = [&](uint32_t part) {
+    if (profiled) {
+      const uint64_t now = slice_clock();
+      spent[part] += now - mark;
+      mark = now;
+    }
+  };
   for (uint32_t round = 0;; ++round) {
     // Each warp's least unsettled key of the slice (settled keys carry kSettledBit: never below +inf).
     Candidate mine = kNoCandidate;
@@ -199,8 +230,10 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
       sc->vertex[warp] = mine.vertex;
     }
     grid.block_sync();
-    if (warp == 0) tournament(grid, round, lane, started, sc, s);
+    lap(0);
+    if (warp == 0) spent[3] += tournament(grid, round, lane, started, sc, s);
     grid.block_sync();
+    lap(1);
     const Candidate best{sc->best_key, sc->best_vertex};
     if (sc->stop) {
       // Every block sees block 0's stop bit in the same round, so all leave together; a failed
@@ -227,7 +260,10 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
     // The owner settles u (no relaxation of this round touches it: its key is the least).
     if (u - lo < count && grid.thread == 0) keys[u - lo] |= kSettledBit;
     grid.block_sync();
+    lap(2);
   }
+  if (profiled)
+    for (uint32_t i = 0; i < 4; ++i) gq::fetch_add<gq::mo::relaxed>(s.profile + i, spent[i]);
   for (uint32_t i = grid.thread; i < count; i += grid.width) {
     const uint64_t k = keys[i];
     gq::store<gq::mo::relaxed>(s.dist + lo + i, (k & kSettledBit) ? k & ~kSettledBit : kInfBits);

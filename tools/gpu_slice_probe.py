@@ -1,0 +1,73 @@
+"""Where a round of pardijkstra-sliced goes, on one GPU (a measuring aid for issue 4):
+
+    python3 tools/gpu_slice_probe.py [EDGES ...]        (default: 1000000 30000000)
+
+For each seed DAG (n = 30,000) and each build variant (the shipped kernel, and measuring builds
+such as SSSP_SLICE_READ_FENCE=0), runs pardijkstra-sliced with block 0's profile counters on
+(sssp/slice_dijkstra_grid.h: SM cycles in the slice scan, the tournament and the relaxation, and
+how often its warp re-read slots not yet published) and prints the median time of 5 runs, the
+time per round and the split of a round, checked against the closed form dist(v) = v.
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from queues_cuda.build import INCLUDE_DIR, cuda_module
+from sssp_demo import generators
+from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_shape
+from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
+from sssp_demo.sssp import as_csr
+
+VARIANTS = {"shipped": (), "no read fence": ("SSSP_SLICE_READ_FENCE=0",)}
+N = 30_000
+
+
+def main() -> int:
+    import cupy
+
+    edges = [int(a) for a in sys.argv[1:]] or [1_000_000, 30_000_000]
+    clock_khz = cupy.cuda.Device().attributes["ClockRate"]
+    print(f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}, SM clock {clock_khz / 1e6:.2f} GHz (attribute)")
+    fns = {name: cuda_module(0, defines, KERNEL_DIR / "slice_dijkstra.cu", include_dirs=(INCLUDE_DIR, SSSP_INCLUDE))
+           .get_function("sssp_slice_dijkstra_grid") for name, defines in VARIANTS.items()}
+    print(f"{'edges':>12s} {'variant':16s} {'ms':>8s} {'us/round':>9s} {'scan':>6s} {'tourn':>6s} {'relax':>6s} "
+          f"{'rereads/round':>13s}  exact")
+    for m in edges:
+        dg = DeviceGraph.upload(*as_csr(generators.seed_dag(N, m, 1)))
+        lanes, _ = advance_shape(dg.mean_degree)
+        want = np.arange(N, dtype=np.float64)
+        for name, fn in fns.items():
+            seconds, exact = [], True
+            profile = cupy.zeros(4, cupy.uint64)
+            for i in range(6):
+                profile.fill(0)
+                start, end = cupy.cuda.Event(), cupy.cuda.Event()
+                start.record()
+                dist, _, stats = _run_sliced(dg, fn, 0, np.inf, None, lanes, profile=profile)
+                end.record()
+                end.synchronize()
+                exact = exact and bool(np.array_equal(dist.get(), want))
+                if i:
+                    seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
+            p = profile.get().astype(float)
+            rounds = stats["rounds"]
+            total = p[:3].sum()
+            med = statistics.median(seconds)
+            print(f"{m:>12,d} {name:16s} {med * 1e3:8.2f} {med / rounds * 1e6:9.2f} "
+                  f"{p[0] / total:6.1%} {p[1] / total:6.1%} {p[2] / total:6.1%} {p[3] / rounds:13.2f}  {exact}"
+                  f"   ({total / rounds / clock_khz * 1e3:.2f} us/round in block 0's clock at the attribute rate)")
+        del dg
+        cupy.get_default_memory_pool().free_all_blocks()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
