@@ -2,8 +2,8 @@
 
     python3 tools/gpu_slice_probe.py [EDGES ...]        (default: 1000000 30000000)
 
-For each seed DAG (n = 30,000) and each build variant (the shipped kernel, and measuring builds
-such as SSSP_SLICE_READ_FENCE=0), runs pardijkstra-sliced with block 0's profile counters on
+For each seed DAG (n = 30,000) and each build variant in VARIANTS (the shipped kernel, and any
+measuring build added there by its -D defines), runs pardijkstra-sliced with block 0's profile counters on
 (sssp/slice_dijkstra_grid.h: SM cycles in the slice scan, the tournament and the relaxation, and
 how often its warp re-read slots not yet published) and prints the median time of 5 runs, the
 time per round and the split of a round, checked against the closed form dist(v) = v.
@@ -26,7 +26,7 @@ from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_s
 from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
 from sssp_demo.sssp import as_csr
 
-VARIANTS = {"shipped": (), "no read fence": ("SSSP_SLICE_READ_FENCE=0",)}
+VARIANTS = {"shipped": ()}
 N = 30_000
 
 

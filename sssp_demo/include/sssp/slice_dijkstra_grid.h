@@ -53,19 +53,20 @@ struct SlicedEdges {
   const double* weights;
 };
 
-// The round's decision, made by warp 0 and read by the whole block after a barrier.
+// Per-warp partial minima: of the slice scan (published by thread 0), then of the gathered slots
+// (every thread reduces those itself), and each gathering warp's stop.
 struct SliceScratch {
   uint64_t key[kMaxWarps];
   uint32_t vertex[kMaxWarps];
-  uint64_t best_key;
-  uint32_t best_vertex;
-  uint32_t stop;
+  uint64_t got_key[kMaxWarps];
+  uint32_t got_vertex[kMaxWarps];
+  uint32_t got_stop[kMaxWarps];
 };
 
 struct SliceDijkstraState {
   uint64_t* dist;          // [n] distance bits: each block writes its slice's at the end
   SlicedEdges edges;
-  uint64_t* slot_key;      // [2 blocks] the published minima, by round parity
+  uint64_t* slot_key;      // [2 blocks] the published minima, by round parity, with a stamp bit
   uint64_t* slot_tag;      // [2 blocks] (round + 1) << 32 | stop bit | vertex; zero to start
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
@@ -81,12 +82,6 @@ GQ_HD GQ_INLINE uint64_t slice_clock() {
   return gq::host_now_ns();
 #endif
 }
-
-// A measuring aid, never part of a shipped build: 0 drops the acquire fence after a round's slot
-// reads, to show what it costs.
-#ifndef SSSP_SLICE_READ_FENCE
-#define SSSP_SLICE_READ_FENCE 1
-#endif
 
 struct Candidate {
   uint64_t key;
@@ -108,106 +103,65 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
   return c;
 }
 
-// Warp 0 of each block: this slice's least key (from the warps' partial minima), published;
-// every block's, gathered; the least of them into sc->best_*, the round's stop into sc->stop.
-// Returns how many times this lane re-read slots that were not yet published.
-GQ_HD inline uint32_t tournament(const Grid& grid, uint32_t round, uint32_t lane, uint64_t started, SliceScratch* sc,
-                                 const SliceDijkstraState& s) {
-  const uint32_t blocks = grid.blocks, warps = (grid.width + kWarp - 1) / kWarp;
+// Thread 0: this slice's least key (from the warps' partial minima), published for round r.
+// The key word carries one stamp bit, the tag the whole round number; why one bit is enough is
+// at gather_slot.
+GQ_HD inline void publish(const Grid& grid, uint32_t round, uint64_t started, const SliceScratch* sc,
+                          const SliceDijkstraState& s) {
+  const uint32_t warps = (grid.width + kWarp - 1) / kWarp, parity = (round & 1u) * grid.blocks;
   Candidate mine = kNoCandidate;
-  for (uint32_t w = lane; w < warps; w += kWarp) {
+  for (uint32_t w = 0; w < warps; ++w) {
     const Candidate c{sc->key[w], sc->vertex[w]};
     if (c.below(mine)) mine = c;
   }
-  mine = warp_least(mine);
-  const uint32_t parity = (round & 1u) * blocks;
-  const uint64_t stamp = (uint64_t)(round + 1u) << 32;
-  const uint64_t key_stamp = ((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u;  // see below
-  if (lane == 0) {
-    const bool stop = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
-    gq::store<gq::mo::relaxed>(s.slot_key + parity + grid.block, mine.key | key_stamp);
-    // Release: the key above and every read of the last round's slots come before this tag.
-    gq::store<gq::mo::release>(s.slot_tag + parity + grid.block,
-                               stamp | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
-  }
-  // Every slot's two words are read together, relaxed, and re-read until both carry this round's
-  // stamp; one acquire fence then orders the reads. A slot of this parity holds round r - 2's
-  // words or round r's, never older (coherence: this lane read r - 2's) and never r + 2's (its
-  // owner publishes r + 2 only after this block's r + 1 tag, released after these reads), so
-  // one bit of stamp on the key word (its sign bit: keys are non-negative) tells the two apart.
-  // A lane waits for kBatch slots at once: their loads are in flight together.
-  constexpr uint32_t kBatch = 8;
-  Candidate best = kNoCandidate;
-  bool stop = false;
-  uint32_t rereads = 0;
-  for (uint32_t base = lane; base < blocks && !stop; base += kWarp * kBatch) {
-    uint64_t tag[kBatch], key[kBatch];
-    uint32_t pending = 0;
-#pragma unroll
-    for (uint32_t j = 0; j < kBatch; ++j)
-      if (base + j * kWarp < blocks) pending |= 1u << j;
-    gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
-    for (bool first = true; pending; first = false) {
-      if (!first) {
-        ++rereads;
-        if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | base)) {
-          stop = true;  // the flag is up: every block leaves
-          break;
-        }
+  const bool stop = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
+  gq::store<gq::mo::relaxed>(s.slot_key + parity + grid.block, mine.key | (((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u));
+  // Release: the key above and every read of the last round's slots come before this tag.
+  gq::store<gq::mo::release>(s.slot_tag + parity + grid.block,
+                             ((uint64_t)(round + 1u) << 32) | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
+}
+
+// Block t's slot of round r, waited for; false if the wait ran out (the flag is then up). The
+// key word is read relaxed just before the tag's acquire, so both loads are in flight together;
+// the pair is taken once both carry round r's stamp. A slot of r's parity holds round r - 2's
+// words or round r's, never older (coherence: this block read r - 2's) and never r + 2's (its
+// owner publishes r + 2 only after acquiring this block's r + 1 tag, released after this read),
+// so one stamp bit on the key word (its sign bit: keys are non-negative) tells the two apart.
+GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, const SliceDijkstraState& s,
+                              Candidate* c, bool* stop, uint32_t* rereads) {
+  const uint32_t at = (round & 1u) * grid.blocks + t;
+  const uint64_t stamp = (uint64_t)(round + 1u) << 32, key_stamp = ((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u;
+  gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
+  for (;;) {
+    const uint64_t key = gq::load<gq::mo::relaxed>(s.slot_key + at);
+    const uint64_t tag = gq::load<gq::mo::acquire>(s.slot_tag + at);
+    if ((tag & ~0xffffffffull) == stamp && (key & kKeyStampBit) == key_stamp) {
+      *c = Candidate{key & ~kKeyStampBit, (uint32_t)tag & ~kStopBit};
+      *stop = t == 0 && ((uint32_t)tag & kStopBit);
+      return true;
+    }
+    if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | t)) return false;
 #if GQ_DEVICE_BUILD
-        spin.ns = 8;  // short sleeps only: this wait is the round's critical path, a slot is due within ~1 us
+    spin.ns = 8;  // short sleeps only: this wait is the round's critical path, a slot is due within ~1 us
 #endif  // (the CPU build's backoff must reach its yield: its threads oversubscribe the cores)
-      }
-#pragma unroll
-      for (uint32_t j = 0; j < kBatch; ++j)
-        if (pending & (1u << j)) {
-          tag[j] = gq::load<gq::mo::relaxed>(s.slot_tag + parity + base + j * kWarp);
-          key[j] = gq::load<gq::mo::relaxed>(s.slot_key + parity + base + j * kWarp);
-        }
-#pragma unroll
-      for (uint32_t j = 0; j < kBatch; ++j)
-        if ((pending & (1u << j)) && (tag[j] & ~0xffffffffull) == stamp && (key[j] & kKeyStampBit) == key_stamp)
-          pending &= ~(1u << j);
-    }
-    if (stop) break;
-#if SSSP_SLICE_READ_FENCE
-    gq::fence<gq::mo::acq_rel>();
-#endif
-#pragma unroll
-    for (uint32_t j = 0; j < kBatch; ++j) {
-      const uint32_t t = base + j * kWarp;
-      if (t >= blocks) continue;
-      const uint32_t word = (uint32_t)tag[j];
-      const Candidate c{key[j] & ~kKeyStampBit, word & ~kStopBit};
-      stop = stop || (t == 0 && (word & kStopBit));
-      if (c.below(best)) best = c;
-    }
+    ++*rereads;
   }
-  best = warp_least(best);
-#if GQ_DEVICE_BUILD
-  stop = __any_sync(kFullWarp, stop);
-#endif
-  if (lane == 0) {
-    sc->best_key = best.key;
-    sc->best_vertex = best.vertex;
-    sc->stop = stop || grid.err.raised() ? 1u : 0u;
-  }
-  return rereads;
 }
 
 // The whole run, for one block. `keys` is this block's slice, `offsets` its row of the sliced
 // edges' offset table (both in shared memory on the GPU; the table may stay in device memory).
 GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t source, double limit, uint64_t* keys,
                                       const uint32_t* offsets, SliceScratch* sc, const SliceDijkstraState& s) {
-  const uint32_t S = s.slice;
+  const uint32_t S = s.slice, blocks = grid.blocks;
   const uint64_t lo64 = (uint64_t)grid.block * S;
   const uint32_t lo = lo64 < n ? (uint32_t)lo64 : n;
   const uint32_t count = n - lo < S ? n - lo : S;
-  const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp;
+  const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
+  // The warps that gather: one slot a thread where the block is wide enough (the GPU's 256
+  // threads cover 256 blocks), so every slot's loads are in flight at once.
+  const uint32_t gather_warps = (blocks + kWarp - 1) / kWarp < warps ? (blocks + kWarp - 1) / kWarp : warps;
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0;
-  for (uint32_t i = grid.thread; i < count; i += grid.width) keys[i] = lo + i == source ? to_bits(0.0) : kInfBits;
-  grid.block_sync();
   const bool profiled = s.profile && grid.leader();
   uint64_t spent[4] = {0, 0, 0, 0}, mark = profiled ? slice_clock() : 0;
   auto lap = [&](uint32_t part) {
@@ -217,6 +171,8 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
       mark = now;
     }
   };
+  for (uint32_t i = grid.thread; i < count; i += grid.width) keys[i] = lo + i == source ? to_bits(0.0) : kInfBits;
+  grid.block_sync();
   for (uint32_t round = 0;; ++round) {
     // Each warp's least unsettled key of the slice (settled keys carry kSettledBit: never below +inf).
     Candidate mine = kNoCandidate;
@@ -231,11 +187,41 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
     }
     grid.block_sync();
     lap(0);
-    if (warp == 0) spent[3] += tournament(grid, round, lane, started, sc, s);
+    // The tournament: publish this slice's minimum, gather every block's, the least of them.
+    if (grid.thread == 0) publish(grid, round, started, sc, s);
+    if (warp < gather_warps) {
+      Candidate got = kNoCandidate;
+      bool stop = false;
+      uint32_t rereads = 0;
+      for (uint32_t t = grid.thread; t < blocks && !stop; t += gather_warps * kWarp) {
+        Candidate c;
+        bool stop_bit = false;
+        if (!gather_slot(grid, round, t, s, &c, &stop_bit, &rereads)) stop = true;  // the flag is up
+        else if (c.below(got)) got = c;
+        stop = stop || stop_bit;
+      }
+      got = warp_least(got);
+#if GQ_DEVICE_BUILD
+      stop = __any_sync(kFullWarp, stop);
+#endif
+      if (lane == 0) {
+        sc->got_key[warp] = got.key;
+        sc->got_vertex[warp] = got.vertex;
+        sc->got_stop[warp] = stop ? 1u : 0u;
+      }
+      if (profiled) spent[3] += rereads;
+    }
     grid.block_sync();
     lap(1);
-    const Candidate best{sc->best_key, sc->best_vertex};
-    if (sc->stop) {
+    // Every thread reduces the gathering warps' results itself: all take the same decision.
+    Candidate best = kNoCandidate;
+    bool stop = false;
+    for (uint32_t w = 0; w < gather_warps; ++w) {
+      const Candidate c{sc->got_key[w], sc->got_vertex[w]};
+      if (c.below(best)) best = c;
+      stop = stop || sc->got_stop[w];
+    }
+    if (stop) {
       // Every block sees block 0's stop bit in the same round, so all leave together; a failed
       // wait leaves the error flag up, which ends every other block's waits too.
       if (grid.leader() && !grid.err.raised()) gq::store<gq::mo::relaxed>(grid.ctl + kAbort, 1u);
@@ -257,7 +243,7 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
       const double nd = du + s.edges.weights[e];
       if (nd <= limit && !(keys[v] & kSettledBit) && lower_distance(keys, v, nd)) ++improvements;
     }
-    // The owner settles u (no relaxation of this round touches it: its key is the least).
+    // The owner settles u (no relaxation of this round lowers it: its key is the least).
     if (u - lo < count && grid.thread == 0) keys[u - lo] |= kSettledBit;
     grid.block_sync();
     lap(2);
