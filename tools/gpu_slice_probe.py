@@ -26,7 +26,8 @@ from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_s
 from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
 from sssp_demo.sssp import as_csr
 
-VARIANTS = {"shipped": ()}
+VARIANTS = {"shipped": (), "publish relaxed": ("SSSP_SLICE_ORDERING=1",), "gather relaxed": ("SSSP_SLICE_ORDERING=2",),
+            "both relaxed": ("SSSP_SLICE_ORDERING=0",)}
 N = 30_000
 
 

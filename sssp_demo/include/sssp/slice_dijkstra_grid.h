@@ -74,6 +74,14 @@ struct SliceDijkstraState {
   uint64_t* profile;       // null, or [4]: block 0's time in scan, tournament, relax; slot re-reads (added to)
 };
 
+// A measuring aid, never part of a shipped build (tools/gpu_slice_probe.py): bit 1 keeps the
+// publish's release, bit 0 the gather's acquire; dropping them shows what they cost.
+#ifndef SSSP_SLICE_ORDERING
+#define SSSP_SLICE_ORDERING 3
+#endif
+constexpr gq::mo kPublishOrder = (SSSP_SLICE_ORDERING & 2) ? gq::mo::release : gq::mo::relaxed;
+constexpr gq::mo kGatherOrder = (SSSP_SLICE_ORDERING & 1) ? gq::mo::acquire : gq::mo::relaxed;
+
 // Where block 0's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
 GQ_HD GQ_INLINE uint64_t slice_clock() {
 #if GQ_DEVICE_BUILD
@@ -117,7 +125,7 @@ GQ_HD inline void publish(const Grid& grid, uint32_t round, uint64_t started, co
   const bool stop = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
   gq::store<gq::mo::relaxed>(s.slot_key + parity + grid.block, mine.key | (((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u));
   // Release: the key above and every read of the last round's slots come before this tag.
-  gq::store<gq::mo::release>(s.slot_tag + parity + grid.block,
+  gq::store<kPublishOrder>(s.slot_tag + parity + grid.block,
                              ((uint64_t)(round + 1u) << 32) | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
 }
 
@@ -134,7 +142,7 @@ GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, cons
   gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
   for (;;) {
     const uint64_t key = gq::load<gq::mo::relaxed>(s.slot_key + at);
-    const uint64_t tag = gq::load<gq::mo::acquire>(s.slot_tag + at);
+    const uint64_t tag = gq::load<kGatherOrder>(s.slot_tag + at);
     if ((tag & ~0xffffffffull) == stamp && (key & kKeyStampBit) == key_stamp) {
       *c = Candidate{key & ~kKeyStampBit, (uint32_t)tag & ~kStopBit};
       *stop = t == 0 && ((uint32_t)tag & kStopBit);
@@ -146,6 +154,17 @@ GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, cons
 #endif  // (the CPU build's backoff must reach its yield: its threads oversubscribe the cores)
     ++*rereads;
   }
+}
+
+// Lower a key of this block's slice to `nd` if that is smaller; true iff this call lowered it
+// (the GPU's shared-memory 64-bit atomic minimum; advance.h's CAS loop on the CPU).
+GQ_HD GQ_INLINE bool lower_key(uint64_t* keys, uint32_t v, double nd) {
+#if GQ_DEVICE_BUILD
+  const unsigned long long want = (unsigned long long)to_bits(nd);
+  return atomicMin(reinterpret_cast<unsigned long long*>(keys + v), want) > want;
+#else
+  return lower_distance(keys, v, nd);
+#endif
 }
 
 // The whole run, for one block. `keys` is this block's slice, `offsets` its row of the sliced
@@ -241,7 +260,7 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
         continue;
       }
       const double nd = du + s.edges.weights[e];
-      if (nd <= limit && !(keys[v] & kSettledBit) && lower_distance(keys, v, nd)) ++improvements;
+      if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) ++improvements;
     }
     // The owner settles u (no relaxation of this round lowers it: its key is the least).
     if (u - lo < count && grid.thread == 0) keys[u - lo] |= kSettledBit;
