@@ -227,14 +227,14 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
 
 
-def sliced_shape(n: int) -> tuple[int, int, bool]:
+def sliced_shape(n: int, blocks: int | None = None) -> tuple[int, int, bool]:
     """(blocks, vertices a block owns, whether a block's offset table fits in its shared memory
-    too) of pardijkstra-sliced on this GPU: one block per SM, each block's slice of keys in its
-    shared memory. Raises when the slice does not fit there."""
+    too) of pardijkstra-sliced on this GPU: one block per SM (or `blocks`, at most that), each
+    block's slice of keys in its shared memory. Raises when the slice does not fit there."""
     import cupy
 
     attrs = cupy.cuda.Device().attributes
-    blocks = attrs["MultiProcessorCount"]
+    blocks = min(attrs["MultiProcessorCount"], blocks or attrs["MultiProcessorCount"])
     slice_ = max(1, -(-n // blocks))
     room = attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED
     if slice_ * 8 > room:
@@ -249,14 +249,16 @@ def sliced_shape(n: int) -> tuple[int, int, bool]:
 SLICED_STATIC_SHARED = 1024
 
 
-def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int, profile=None):
+def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int, profile=None,
+                blocks: int | None = None):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `profile`: a CuPy uint64[4] the kernel adds
-    block 0's cycles in scan, tournament and relax, and its slot re-reads, to (a measuring aid)."""
+    block 0's cycles in scan, tournament and relax, and its slot re-reads, to; `blocks`: fewer
+    blocks than SMs (both measuring aids)."""
     import cupy
 
     n = g.n
-    blocks, slice_, table_in_shared = sliced_shape(n)
+    blocks, slice_, table_in_shared = sliced_shape(n, blocks)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
         raise GQError(f"sssp_slice_dijkstra_grid uses {static} bytes of static shared memory, more than the "
