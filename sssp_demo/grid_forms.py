@@ -247,6 +247,8 @@ def sliced_shape(n: int, blocks: int | None = None) -> tuple[int, int, bool]:
 #: Static shared memory of sssp_slice_dijkstra_grid besides its dynamic part (SliceScratch and the
 #: grid's verdict word, rounded up); the launcher checks the compiled figure against it.
 SLICED_STATIC_SHARED = 1024
+#: sssp::kSlotLine: words of one published slot (a 128-byte line of its own)
+SLICED_SLOT_LINE = 16
 
 
 def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int, profile=None,
@@ -271,14 +273,13 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
                       "memory cannot be resident on this GPU")
     indices, weights, offsets, _ = g.sliced_edges(blocks, slice_)
     dist = cupy.empty(n, cupy.uint64)  # every block writes its slice's
-    slot_key = cupy.zeros(2 * blocks, cupy.uint64)
-    slot_tag = cupy.zeros(2 * blocks, cupy.uint64)
+    slots = cupy.zeros(2 * blocks * SLICED_SLOT_LINE, cupy.uint64)
     ctl = cupy.zeros(WORDS, cupy.uint32)
     err = cupy.zeros(4, cupy.uint32)
     stats = cupy.zeros(4, cupy.uint64)
     budget_ns = np.uint64(int(budget_s * 1e9) if budget_s else 0)
     fn((blocks,), (BLOCK,), (np.uint32(n), np.uint32(source), np.float64(limit), dist, indices, weights, offsets,
-                             np.uint32(table_in_shared), slot_key, slot_tag, np.uint32(slice_), stats, ctl, budget_ns,
+                             np.uint32(table_in_shared), slots, np.uint32(slice_), stats, ctl, budget_ns,
                              profile if profile is not None else np.uint64(0), err), shared_mem=dynamic)
     raise_if_flagged(err.get(), "sssp_slice_dijkstra_grid[cuda, pardijkstra-sliced]",
                      f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {BLOCK}, slice {slice_}")

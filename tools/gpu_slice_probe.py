@@ -26,8 +26,9 @@ from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_s
 from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
 from sssp_demo.sssp import as_csr
 
-VARIANTS = {"shipped": ()}
-BLOCKS = (132, 66, 33, 16)  # blocks launched (at most one per SM): fewer slots to wait for, more work each
+VARIANTS = {"shipped": (), "packed slots": ("SSSP_SLICE_SLOT_WORDS=2",), "sleep every poll": ("SSSP_SLICE_POLL_BURST=1",),
+            "packed, sleepy": ("SSSP_SLICE_SLOT_WORDS=2", "SSSP_SLICE_POLL_BURST=1")}
+BLOCKS = (132,)  # blocks launched (at most one per SM); 66, 33, 16 were slower (run 36)
 N = 30_000
 
 

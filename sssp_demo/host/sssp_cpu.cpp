@@ -174,12 +174,12 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
       sliced_weights[at] = weights[k];
     }
   std::vector<uint64_t> bits = start_bits(n, source), keys((uint64_t)slice * threads);
-  std::vector<uint64_t> slot_key(2 * threads, 0), slot_tag(2 * threads, 0);
+  std::vector<uint64_t> slots((uint64_t)2 * threads * sssp::kSlotLine, 0);
   std::vector<sssp::SliceScratch> scratch(threads);
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
-                                   slot_key.data(), slot_tag.data(), stats, slice, 0, nullptr};
+                                   slots.data(), stats, slice, 0, nullptr};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::slice_dijkstra_grid(grid, n, source, limit, keys.data() + (uint64_t)grid.block * slice,
                               offsets.data() + (uint64_t)grid.block * (n + 1), &scratch[grid.block], s);

@@ -7,7 +7,7 @@
 extern "C" __global__ void __launch_bounds__(256)
     sssp_slice_dijkstra_grid(uint32_t n, uint32_t source, double limit, uint64_t* dist, const int32_t* sliced_indices,
                              const double* sliced_weights, const uint32_t* offsets, uint32_t table_in_shared,
-                             uint64_t* slot_key, uint64_t* slot_tag, uint32_t slice, uint64_t* stats, uint32_t* ctl,
+                             uint64_t* slots, uint32_t slice, uint64_t* stats, uint32_t* ctl,
                              uint64_t budget_ns, uint64_t* profile, uint32_t* err_words) {
   extern __shared__ uint64_t keys[];  // [slice], then (table_in_shared) [n + 1] uint32 offsets
   __shared__ uint32_t verdict;
@@ -19,7 +19,7 @@ extern "C" __global__ void __launch_bounds__(256)
     for (uint32_t i = threadIdx.x; i <= n; i += blockDim.x) copy[i] = table[i];
     table = copy;  // made visible by the block barrier after the keys' first fill
   }
-  const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, slot_key, slot_tag,
+  const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, slots,
                                    stats, slice, budget_ns, profile};
   sssp::slice_dijkstra_grid(grid, n, source, limit, keys, table, &scratch, s);
 }

@@ -44,6 +44,22 @@ constexpr uint64_t kKeyStampBit = 1ull << 63; // on a slot's key: its round's st
 constexpr uint32_t kStopBit = 1u << 31;       // in block 0's tag: stop after this round (time budget)
 constexpr uint32_t kMaxWarps = 32;
 
+// A slot is a block's published minimum for one round parity: its key word, then its tag word,
+// alone on a 128-byte line. Every block polls every slot each round; packed slots put all that
+// polling on a few lines (a few L2 slices), padded ones spread it over 2 x blocks lines. The
+// launchers allocate 2 x blocks x kSlotLine words. SSSP_SLICE_SLOT_WORDS (a measuring aid, never
+// part of a shipped build) packs them closer.
+constexpr uint32_t kSlotLine = 16;
+#ifndef SSSP_SLICE_SLOT_WORDS
+#define SSSP_SLICE_SLOT_WORDS 16
+#endif
+constexpr uint32_t kSlotWords = SSSP_SLICE_SLOT_WORDS;
+static_assert(kSlotWords >= 2 && kSlotWords <= kSlotLine, "a slot holds its key and tag words");
+// Polls of a slot between two sleeps (each poll is a device-memory round trip already).
+#ifndef SSSP_SLICE_POLL_BURST
+#define SSSP_SLICE_POLL_BURST 8
+#endif
+
 // The edges by slice: for block b, the edges whose target is in [b S, (b + 1) S), grouped by
 // source. Block b's edges out of u are [offsets[b (n + 1) + u], offsets[b (n + 1) + u + 1]) of
 // these arrays; each block is handed its row of that table. Offsets are 32-bit (the launchers
@@ -66,8 +82,8 @@ struct SliceScratch {
 struct SliceDijkstraState {
   uint64_t* dist;          // [n] distance bits: each block writes its slice's at the end
   SlicedEdges edges;
-  uint64_t* slot_key;      // [2 blocks] the published minima, by round parity, with a stamp bit
-  uint64_t* slot_tag;      // [2 blocks] (round + 1) << 32 | stop bit | vertex; zero to start
+  uint64_t* slots;         // [2 blocks kSlotLine], zero to start: slot (parity, block) at (parity blocks + block)
+                           // kSlotWords: the published key with a stamp bit, then (round + 1) << 32 | stop | vertex
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
   uint64_t budget_ns;
@@ -116,16 +132,17 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
 // at gather_slot.
 GQ_HD inline void publish(const Grid& grid, uint32_t round, uint64_t started, const SliceScratch* sc,
                           const SliceDijkstraState& s) {
-  const uint32_t warps = (grid.width + kWarp - 1) / kWarp, parity = (round & 1u) * grid.blocks;
+  const uint32_t warps = (grid.width + kWarp - 1) / kWarp;
+  uint64_t* slot = s.slots + (uint64_t)((round & 1u) * grid.blocks + grid.block) * kSlotWords;
   Candidate mine = kNoCandidate;
   for (uint32_t w = 0; w < warps; ++w) {
     const Candidate c{sc->key[w], sc->vertex[w]};
     if (c.below(mine)) mine = c;
   }
   const bool stop = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
-  gq::store<gq::mo::relaxed>(s.slot_key + parity + grid.block, mine.key | (((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u));
+  gq::store<gq::mo::relaxed>(slot, mine.key | (((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u));
   // Release: the key above and every read of the last round's slots come before this tag.
-  gq::store<kPublishOrder>(s.slot_tag + parity + grid.block,
+  gq::store<kPublishOrder>(slot + 1,
                              ((uint64_t)(round + 1u) << 32) | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
 }
 
@@ -137,22 +154,23 @@ GQ_HD inline void publish(const Grid& grid, uint32_t round, uint64_t started, co
 // so one stamp bit on the key word (its sign bit: keys are non-negative) tells the two apart.
 GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, const SliceDijkstraState& s,
                               Candidate* c, bool* stop, uint32_t* rereads) {
-  const uint32_t at = (round & 1u) * grid.blocks + t;
+  uint64_t* slot = s.slots + (uint64_t)((round & 1u) * grid.blocks + t) * kSlotWords;
   const uint64_t stamp = (uint64_t)(round + 1u) << 32, key_stamp = ((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u;
   gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
-  for (;;) {
-    const uint64_t key = gq::load<gq::mo::relaxed>(s.slot_key + at);
-    const uint64_t tag = gq::load<kGatherOrder>(s.slot_tag + at);
+  for (uint32_t polls = 1;; ++polls) {
+    const uint64_t key = gq::load<gq::mo::relaxed>(slot);
+    const uint64_t tag = gq::load<kGatherOrder>(slot + 1);
     if ((tag & ~0xffffffffull) == stamp && (key & kKeyStampBit) == key_stamp) {
       *c = Candidate{key & ~kKeyStampBit, (uint32_t)tag & ~kStopBit};
       *stop = t == 0 && ((uint32_t)tag & kStopBit);
       return true;
     }
+    ++*rereads;
+    if (polls % SSSP_SLICE_POLL_BURST) continue;
     if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | t)) return false;
 #if GQ_DEVICE_BUILD
     spin.ns = 8;  // short sleeps only: this wait is the round's critical path, a slot is due within ~1 us
 #endif  // (the CPU build's backoff must reach its yield: its threads oversubscribe the cores)
-    ++*rereads;
   }
 }
 
@@ -212,7 +230,10 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
       Candidate got = kNoCandidate;
       bool stop = false;
       uint32_t rereads = 0;
-      for (uint32_t t = grid.thread; t < blocks && !stop; t += gather_warps * kWarp) {
+      for (uint32_t i = grid.thread; i < blocks && !stop; i += gather_warps * kWarp) {
+        // Thread 0 waits for the next block's slot, not its own: its re-reads (the profile) then
+        // say how long a remote slot takes.
+        const uint32_t t = (i + grid.block + 1) % blocks;
         Candidate c;
         bool stop_bit = false;
         if (!gather_slot(grid, round, t, s, &c, &stop_bit, &rereads)) stop = true;  // the flag is up
