@@ -227,14 +227,26 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
 
 
-def sliced_shape(n: int, blocks: int | None = None) -> tuple[int, int, bool]:
+#: pardijkstra-sliced's GPU forms: "cluster" (one cluster of CLUSTER_BLOCKS blocks of
+#: CLUSTER_BLOCK threads) where the slices fit, else "grid" (one block of BLOCK threads per SM).
+SLICED_FORMS = ("auto", "grid", "cluster")
+CLUSTER_BLOCKS = 8      # kClusterBlocks in kernels/slice_dijkstra.cu
+CLUSTER_BLOCK = 1024
+SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
+
+
+def sliced_shape(n: int, blocks: int | None = None, form: str = "grid") -> tuple[int, int, bool]:
     """(blocks, vertices a block owns, whether a block's offset table fits in its shared memory
-    too) of pardijkstra-sliced on this GPU: one block per SM (or `blocks`, at most that), each
-    block's slice of keys in its shared memory. Raises when the slice does not fit there."""
+    too) of pardijkstra-sliced's `form` on this GPU: the grid's one block per SM (or `blocks`, at
+    most that), or the cluster's CLUSTER_BLOCKS; each block's slice of keys in its shared memory.
+    Raises when the slice does not fit there."""
     import cupy
 
     attrs = cupy.cuda.Device().attributes
-    blocks = min(attrs["MultiProcessorCount"], blocks or attrs["MultiProcessorCount"])
+    if form == "cluster":
+        blocks = CLUSTER_BLOCKS
+    else:
+        blocks = min(attrs["MultiProcessorCount"], blocks or attrs["MultiProcessorCount"])
     slice_ = max(1, -(-n // blocks))
     room = attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED
     if slice_ * 8 > room:
@@ -246,30 +258,47 @@ def sliced_shape(n: int, blocks: int | None = None) -> tuple[int, int, bool]:
 
 #: Static shared memory of sssp_slice_dijkstra_grid besides its dynamic part (SliceScratch and the
 #: grid's verdict word, rounded up); the launcher checks the compiled figure against it.
-SLICED_STATIC_SHARED = 1024
+SLICED_STATIC_SHARED = 2048
 #: sssp::kSlotLine: words of one published slot (a 128-byte line of its own)
 SLICED_SLOT_LINE = 16
 
 
+def sliced_form(n: int) -> str:
+    """The form "auto" picks: the cluster where its slices (n / CLUSTER_BLOCKS keys a block) fit."""
+    try:
+        sliced_shape(n, form="cluster")
+    except GQError:
+        return "grid"
+    return "cluster"
+
+
 def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int, profile=None,
-                blocks: int | None = None):
+                blocks: int | None = None, form: str = "auto"):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `profile`: a CuPy uint64[4] the kernel adds
     block 0's cycles in scan, tournament and relax, and its slot re-reads, to; `blocks`: fewer
-    blocks than SMs (both measuring aids)."""
+    blocks than SMs (both measuring aids); `form`: SLICED_FORMS. `fn`: the grid form's kernel, or
+    None for the module's (the cluster form's always comes from the module)."""
     import cupy
 
     n = g.n
-    blocks, slice_, table_in_shared = sliced_shape(n, blocks)
+    if form not in SLICED_FORMS:
+        raise GQError(f"sliced form: {form!r}; allowed: {', '.join(SLICED_FORMS)}")
+    if form == "auto":
+        form = sliced_form(n)
+    if form == "cluster" or fn is None:
+        fn = _module("slice_dijkstra").get_function(SLICED_KERNELS[form])
+    width = CLUSTER_BLOCK if form == "cluster" else BLOCK
+    blocks, slice_, table_in_shared = sliced_shape(n, blocks, form)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
         raise GQError(f"sssp_slice_dijkstra_grid uses {static} bytes of static shared memory, more than the "
                       f"{SLICED_STATIC_SHARED} its launcher reserves")
     dynamic = slice_ * 8 + ((n + 1) * 4 if table_in_shared else 0)
     fn.max_dynamic_shared_size_bytes = max(fn.max_dynamic_shared_size_bytes, dynamic)
-    per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, BLOCK, dynamic)
+    per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, width, dynamic)
     if per_sm < 1:
-        raise GQError(f"sssp_slice_dijkstra_grid: a block of {BLOCK} threads with {dynamic} bytes of shared "
+        raise GQError(f"{SLICED_KERNELS[form]}: a block of {width} threads with {dynamic} bytes of shared "
                       "memory cannot be resident on this GPU")
     indices, weights, offsets, _ = g.sliced_edges(blocks, slice_)
     dist = cupy.empty(n, cupy.uint64)  # every block writes its slice's
@@ -278,11 +307,12 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
     err = cupy.zeros(4, cupy.uint32)
     stats = cupy.zeros(4, cupy.uint64)
     budget_ns = np.uint64(int(budget_s * 1e9) if budget_s else 0)
-    fn((blocks,), (BLOCK,), (np.uint32(n), np.uint32(source), np.float64(limit), dist, indices, weights, offsets,
-                             np.uint32(table_in_shared), slots, np.uint32(slice_), stats, ctl, budget_ns,
-                             profile if profile is not None else np.uint64(0), err), shared_mem=dynamic)
-    raise_if_flagged(err.get(), "sssp_slice_dijkstra_grid[cuda, pardijkstra-sliced]",
-                     f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {BLOCK}, slice {slice_}")
+    head = (np.uint32(n), np.uint32(source), np.float64(limit), dist, indices, weights, offsets,
+            np.uint32(table_in_shared))
+    tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err)
+    fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail), shared_mem=dynamic)
+    raise_if_flagged(err.get(), f"{SLICED_KERNELS[form]}[cuda, pardijkstra-sliced]",
+                     f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {width}, slice {slice_}")
     if int(ctl.get()[ABORT_WORD]):
         raise OverBudget(f"pardijkstra-sliced: stopped after its time budget of {budget_s:g} s "
                          f"({int(stats.get()[0]):,} rounds done)")
@@ -355,10 +385,11 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK) -> list:
 
 
 def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, limit: float = np.inf,
-                 d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4, local_items: int = 2):
+                 d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4, local_items: int = 2,
+                 sliced_form: str = "grid"):
     """The grid forms on the CPU build: `threads` one-thread blocks, `ch` edges per work item,
-    rounds of at most `local_items` items on block 0 alone. Returns (dist, pred, stats dict) as
-    NumPy arrays."""
+    rounds of at most `local_items` items on block 0 alone; pardijkstra-sliced with the grid's
+    tournament or the cluster's (`sliced_form`). Returns (dist, pred, stats dict) as NumPy arrays."""
     from .sssp import _library
 
     lib = _library()
@@ -379,7 +410,10 @@ def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, 
         lib.sssp_grid_par_dijkstra(*graph, w_min, max(1, min(int(d), MAX_BATCH)), threads, ch, local_items,
                                    ptr(dist), ptr(pred), ptr(out), ptr(err))
     elif algorithm == "pardijkstra-sliced":
-        lib.sssp_grid_slice_dijkstra(*graph, threads, ptr(dist), ptr(pred), ptr(out), ptr(err))
+        if sliced_form not in SLICED_FORMS[1:]:
+            raise GQError(f"sliced form: {sliced_form!r}; allowed: {', '.join(SLICED_FORMS[1:])}")
+        lib.sssp_grid_slice_dijkstra(*graph, threads, int(sliced_form == "cluster"), ptr(dist), ptr(pred), ptr(out),
+                                     ptr(err))
     else:
         raise GQError(f"--algorithm: {algorithm!r} has no grid form; grid forms: {', '.join(KERNELS)}")
     raise_if_flagged(err, f"{algorithm}[cpu grid form]", f"{n} vertices, source {source}, {threads} threads")

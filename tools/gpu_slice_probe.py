@@ -2,10 +2,10 @@
 
     python3 tools/gpu_slice_probe.py [EDGES ...]        (default: 1000000 30000000)
 
-For each seed DAG (n = 30,000) and each build variant in VARIANTS (the shipped kernel, and any
-measuring build added there by its -D defines), runs pardijkstra-sliced with block 0's profile counters on
+For each seed DAG (n = 30,000), each of the grid form's builds in VARIANTS (the shipped kernel,
+and any measuring build added there by its -D defines) and the cluster form, runs pardijkstra-sliced with block 0's profile counters on
 (sssp/slice_dijkstra_grid.h: SM cycles in the slice scan, the tournament and the relaxation, and
-how often its warp re-read slots not yet published) and prints the median time of 5 runs, the
+how often its thread 0 re-read a slot not yet published: grid form only) and prints the median time of 5 runs, the
 time per round and the split of a round, checked against the closed form dist(v) = v.
 """
 
@@ -26,9 +26,9 @@ from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_s
 from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
 from sssp_demo.sssp import as_csr
 
-VARIANTS = {"shipped": (), "packed slots": ("SSSP_SLICE_SLOT_WORDS=2",), "sleep every poll": ("SSSP_SLICE_POLL_BURST=1",),
-            "packed, sleepy": ("SSSP_SLICE_SLOT_WORDS=2", "SSSP_SLICE_POLL_BURST=1")}
-BLOCKS = (132,)  # blocks launched (at most one per SM); 66, 33, 16 were slower (run 36)
+VARIANTS = {"grid": ()}  # the grid form's builds (the cluster form always runs as shipped)
+# Packed slots and a sleep after every poll were slower (run 37), and so were 66, 33 and 16
+# blocks instead of one per SM (run 36).
 N = 30_000
 
 
@@ -46,14 +46,15 @@ def main() -> int:
         dg = DeviceGraph.upload(*as_csr(generators.seed_dag(N, m, 1)))
         lanes, _ = advance_shape(dg.mean_degree)
         want = np.arange(N, dtype=np.float64)
-        for (name, fn), blocks in ((v, b) for v in fns.items() for b in BLOCKS):
+        for name, fn in [*fns.items(), ("cluster", None)]:
+            form = "cluster" if fn is None else "grid"
             seconds, exact = [], True
             profile = cupy.zeros(4, cupy.uint64)
             for i in range(6):
                 profile.fill(0)
                 start, end = cupy.cuda.Event(), cupy.cuda.Event()
                 start.record()
-                dist, _, stats = _run_sliced(dg, fn, 0, np.inf, None, lanes, profile=profile, blocks=blocks)
+                dist, _, stats = _run_sliced(dg, fn, 0, np.inf, None, lanes, profile=profile, form=form)
                 end.record()
                 end.synchronize()
                 exact = exact and bool(np.array_equal(dist.get(), want))
@@ -63,7 +64,7 @@ def main() -> int:
             rounds = stats["rounds"]
             total = p[:3].sum()
             med = statistics.median(seconds)
-            print(f"{m:>12,d} {f'{name} x{blocks}':16s} {med * 1e3:8.2f} {med / rounds * 1e6:9.2f} "
+            print(f"{m:>12,d} {name:16s} {med * 1e3:8.2f} {med / rounds * 1e6:9.2f} "
                   f"{p[0] / total:6.1%} {p[1] / total:6.1%} {p[2] / total:6.1%} {p[3] / rounds:13.2f}  {exact}"
                   f"   ({total / rounds / clock_khz * 1e3:.2f} us/round in block 0's clock at the attribute rate)")
         del dg

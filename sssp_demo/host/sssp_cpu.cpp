@@ -153,11 +153,13 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
   return gq::load<gq::mo::acquire>(err_words);
 }
 
-// pardijkstra-sliced (slice_dijkstra_grid.h) on `threads` one-thread blocks, its sliced edge
-// layout made first by a counting sort (the GPU launcher makes the same layout by a device sort).
+// pardijkstra-sliced (slice_dijkstra_grid.h) on `threads` one-thread blocks, with the grid's
+// tournament (slots) or, `cluster`, the cluster's (the grid barrier standing in for the cluster's);
+// its sliced edge layout made first by a counting sort (the GPU launcher makes the same layout by
+// a device sort).
 uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
-                                  uint32_t source, double limit, uint32_t threads, double* dist, int64_t* pred,
-                                  uint64_t* stats, uint32_t* err_words) {
+                                  uint32_t source, double limit, uint32_t threads, uint32_t cluster, double* dist,
+                                  int64_t* pred, uint64_t* stats, uint32_t* err_words) {
   const uint64_t m = (uint64_t)indptr[n];
   const uint32_t slice = (n + threads - 1) / threads;
   std::vector<uint32_t> offsets((uint64_t)threads * (n + 1) + 1, 0);  // one past the end: the scatter's cursor room
@@ -176,13 +178,20 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
   std::vector<uint64_t> bits = start_bits(n, source), keys((uint64_t)slice * threads);
   std::vector<uint64_t> slots((uint64_t)2 * threads * sssp::kSlotLine, 0);
   std::vector<sssp::SliceScratch> scratch(threads);
+  std::vector<sssp::ClusterCandidate> candidates(2 * threads);
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
                                    slots.data(), stats, slice, 0, nullptr};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
-    sssp::slice_dijkstra_grid(grid, n, source, limit, keys.data() + (uint64_t)grid.block * slice,
-                              offsets.data() + (uint64_t)grid.block * (n + 1), &scratch[grid.block], s);
+    uint64_t* my_keys = keys.data() + (uint64_t)grid.block * slice;
+    const uint32_t* my_offsets = offsets.data() + (uint64_t)grid.block * (n + 1);
+    if (cluster)
+      sssp::slice_dijkstra(grid, n, source, limit, my_keys, my_offsets, &scratch[grid.block], s,
+                           sssp::ClusterTournament{candidates.data() + 2 * grid.block, candidates.data()});
+    else
+      sssp::slice_dijkstra(grid, n, source, limit, my_keys, my_offsets, &scratch[grid.block], s,
+                           sssp::SlotTournament{s});
   });
   finish(sssp::Csr{indptr, indices, weights, n}, source, bits, dist, pred);
   return gq::load<gq::mo::acquire>(err_words);

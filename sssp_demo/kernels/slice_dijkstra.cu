@@ -1,25 +1,57 @@
-// kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h): one
-// persistent kernel of one block per SM. Dynamic shared memory holds the block's slice of keys
-// and, when `table_in_shared`, its row of the sliced edges' offset table (the launcher sizes both
-// and checks they fit); otherwise the table is read from device memory.
+// kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h), in
+// two forms: the grid (one block per SM, minima exchanged through slots in device memory) and
+// one thread-block cluster (kClusterBlocks blocks of 1024 threads, minima exchanged through
+// distributed shared memory at the cluster barrier), for graphs whose slices fit the cluster.
+// Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
+// the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
+// table is read from device memory.
 #include <sssp/slice_dijkstra_grid.h>
+
+namespace {
+
+// The block's row of the offset table: copied into shared memory after the slice when asked
+// (made visible by the block barrier after the keys' first fill).
+__device__ const uint32_t* offset_row(uint64_t* keys, uint32_t slice, const uint32_t* offsets, uint32_t n,
+                                      uint32_t table_in_shared) {
+  const uint32_t* table = offsets + (uint64_t)blockIdx.x * (n + 1);
+  if (!table_in_shared) return table;
+  uint32_t* copy = reinterpret_cast<uint32_t*>(keys + slice);
+  for (uint32_t i = threadIdx.x; i <= n; i += blockDim.x) copy[i] = table[i];
+  return copy;
+}
+
+}  // namespace
 
 extern "C" __global__ void __launch_bounds__(256)
     sssp_slice_dijkstra_grid(uint32_t n, uint32_t source, double limit, uint64_t* dist, const int32_t* sliced_indices,
                              const double* sliced_weights, const uint32_t* offsets, uint32_t table_in_shared,
-                             uint64_t* slots, uint32_t slice, uint64_t* stats, uint32_t* ctl,
-                             uint64_t budget_ns, uint64_t* profile, uint32_t* err_words) {
+                             uint64_t* slots, uint32_t slice, uint64_t* stats, uint32_t* ctl, uint64_t budget_ns,
+                             uint64_t* profile, uint32_t* err_words) {
   extern __shared__ uint64_t keys[];  // [slice], then (table_in_shared) [n + 1] uint32 offsets
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
-  const uint32_t* table = offsets + (uint64_t)blockIdx.x * (n + 1);
-  if (table_in_shared) {
-    uint32_t* copy = reinterpret_cast<uint32_t*>(keys + slice);
-    for (uint32_t i = threadIdx.x; i <= n; i += blockDim.x) copy[i] = table[i];
-    table = copy;  // made visible by the block barrier after the keys' first fill
-  }
+  const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
   const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, slots,
                                    stats, slice, budget_ns, profile};
-  sssp::slice_dijkstra_grid(grid, n, source, limit, keys, table, &scratch, s);
+  sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::SlotTournament{s});
+}
+
+constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch attribute needed
+
+extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(1024)
+    sssp_slice_dijkstra_cluster(uint32_t n, uint32_t source, double limit, uint64_t* dist,
+                                const int32_t* sliced_indices, const double* sliced_weights, const uint32_t* offsets,
+                                uint32_t table_in_shared, uint32_t slice, uint64_t* stats, uint32_t* ctl,
+                                uint64_t budget_ns, uint64_t* profile, uint32_t* err_words) {
+  extern __shared__ uint64_t keys[];
+  __shared__ uint32_t verdict;
+  __shared__ sssp::SliceScratch scratch;
+  __shared__ sssp::ClusterCandidate candidates[2];
+  const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
+  const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, nullptr,
+                                   stats, slice, budget_ns, profile};
+  sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::ClusterTournament{candidates, nullptr});
+  sssp::cluster_sync(grid);  // no block leaves while a peer may still read its candidates
 }

@@ -96,3 +96,18 @@ def test_sliced_rows_in_any_order(threads, seed):
     assert not g.has_sorted_indices
     stats = check(g, seed, "pardijkstra-sliced", threads=threads)
     assert stats["rounds"] == int(np.isfinite(dijkstra(g, indices=seed)).sum())  # one vertex settled a round
+
+
+@pytest.mark.parametrize("threads", [1, 3, 64])
+@pytest.mark.parametrize("seed", range(3))
+def test_sliced_cluster_tournament(threads, seed):
+    """The cluster's tournament (the GPU's distributed shared memory form; here the grid barrier
+    stands in for the cluster's, and a peer's candidates are read where it wrote them)."""
+    g = shuffled_rows(random_graph(seed, 300, 3000, zero_frac=0.3), seed)
+    dist, pred, _ = run_cpu_grid(g.indptr, g.indices, g.data, 300, seed, "pardijkstra-sliced", threads=threads,
+                                 sliced_form="cluster")
+    assert np.array_equal(dist, dijkstra(g, indices=seed))
+    assert not check_distances(g, seed, dist, pred)
+    limited, _, _ = run_cpu_grid(g.indptr, g.indices, g.data, 300, seed, "pardijkstra-sliced", limit=9.0,
+                                 threads=threads, sliced_form="cluster")
+    assert np.array_equal(limited, dijkstra(g, indices=seed, limit=9.0))

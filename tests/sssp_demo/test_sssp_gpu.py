@@ -182,45 +182,60 @@ def test_time_budget_stops_the_kernel():
     assert np.array_equal(dist.get(), np.arange(n, dtype=float))
 
 
-def test_sliced_rows_in_any_order_budget_and_size():
-    """pardijkstra-sliced on the GPU: rows in any order (its layout groups edges by slice, not by
-    row order); a budget stop that every block takes in the same round; the offset table in
-    device memory where it does not fit in shared memory; a graph whose slices do not fit
-    refused with a message, before any launch."""
+@pytest.mark.parametrize("form", ["grid", "cluster"])
+def test_sliced_forms(form):
+    """pardijkstra-sliced's two GPU forms, each forced: rows in any order (its layout groups edges
+    by slice, not by row order), a limit, the seed DAG's closed form, the offset table in device
+    memory where it does not fit in shared memory, and a budget stop that every block takes in
+    the same round."""
     import scipy.sparse as sp
     from test_grid_forms import shuffled_rows
 
-    from queues_cuda.errors import GQError
-    from sssp_demo.grid_forms import sliced_shape
+    from sssp_demo.grid_forms import _run_sliced, sliced_shape
+
+    def run(g, source=0, limit=np.inf, budget_s=None):
+        dg = DeviceGraph.upload(*as_csr(g))
+        dist, pred, stats = _run_sliced(dg, None, source, limit, budget_s, 1, form=form)
+        return dist.get(), pred.get(), stats
 
     g = shuffled_rows(random_graph(8, 3000, 60_000, zero_frac=0.2), 8)
     assert not g.has_sorted_indices
-    run_and_check(g, 0, "pardijkstra-sliced", "random, rows shuffled")
-    dg = DeviceGraph.upload(*as_csr(generators.seed_dag(30_000, 3_000_000, 1)))
-    with pytest.raises(OverBudget):
-        run_cuda(dg, 0, "pardijkstra-sliced", budget_s=1e-5)
-    dist, pred, stats = run_cuda(dg, 0, "pardijkstra-sliced")
-    assert np.array_equal(dist.get(), np.arange(30_000, dtype=float))
+    for limit in (np.inf, 12.0):
+        dist, pred, _ = run(g, 5, limit)
+        assert np.array_equal(dist, dijkstra(g, indices=5, limit=limit))
+    assert not check_distances(g, 5, *run(g, 5)[:2])
+    dag = generators.seed_dag(30_000, 3_000_000, 1)
+    dist, pred, stats = run(dag)
+    assert np.array_equal(dist, np.arange(30_000, dtype=float)) and np.array_equal(pred[1:], np.arange(29_999))
     assert stats["rounds"] == 30_000 and stats["relaxations"] == 3_000_000
+    with pytest.raises(OverBudget):
+        run(dag, budget_s=1e-5)
+    big = 200_000  # its offset table (n + 1 words a block) no longer fits beside the slice
+    assert not sliced_shape(big, form=form)[2]
+    chain = sp.csr_matrix((np.ones(big - 1), np.arange(1, big), np.r_[np.arange(big), big - 1]), shape=(big, big))
+    dist, _, stats = run(chain)
+    assert np.array_equal(dist, np.arange(big, dtype=float)) and stats["rounds"] == big
+    print(f"\n[sssp-gpu] sliced {form}: {sliced_shape(big, form=form)[0]} blocks, all cases exact", flush=True)
+
+
+def test_sliced_refuses_what_does_not_fit():
+    """A graph whose slices fit neither form is refused with a message, before any launch."""
     import cupy
+    import scipy.sparse as sp
 
-    from sssp_demo.grid_forms import SLICED_STATIC_SHARED
+    from queues_cuda.errors import GQError
+    from sssp_demo.grid_forms import SLICED_STATIC_SHARED, sliced_form, sliced_shape
 
-    blocks = cupy.cuda.Device().attributes["MultiProcessorCount"]
-    most = (cupy.cuda.Device().attributes["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED) // 8 * blocks
-    assert sliced_shape(most)[1] * 8 <= most * 8 // blocks  # the largest graph still fits
-    room = most + 1  # the smallest that does not
+    attrs = cupy.cuda.Device().attributes
+    most = (attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED) // 8 * attrs["MultiProcessorCount"]
+    sliced_shape(most)  # the largest graph still fits the grid form
+    assert sliced_form(most) == "grid" and sliced_form(30_000) == "cluster"
+    room = most + 1
     chain = sp.csr_matrix((np.ones(room - 1), np.arange(1, room), np.r_[np.arange(room), room - 1]),
                           shape=(room, room))
     with pytest.raises(GQError, match="do not fit"):
         sssp(chain, algorithm="pardijkstra-sliced", backend="cuda")
-    big = 200_000  # its offset table (n + 1 words a block) no longer fits beside the slice
-    assert not sliced_shape(big)[2]
-    chain = sp.csr_matrix((np.ones(big - 1), np.arange(1, big), np.r_[np.arange(big), big - 1]), shape=(big, big))
-    stats = SsspStats()
-    dist = sssp(chain, algorithm="pardijkstra-sliced", backend="cuda", return_predecessors=False, stats=stats)
-    assert np.array_equal(dist, np.arange(big, dtype=float)) and stats.rounds == big
-    print(f"\n[sssp-gpu] sliced: {blocks} blocks; {room:,} vertices refused", flush=True)
+    print(f"\n[sssp-gpu] sliced: {room:,} vertices refused", flush=True)
 
 
 def test_plan_maze_on_the_gpu(tmp_path, capsys):

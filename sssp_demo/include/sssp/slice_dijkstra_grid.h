@@ -127,23 +127,28 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
   return c;
 }
 
-// Thread 0: this slice's least key (from the warps' partial minima), published for round r.
-// The key word carries one stamp bit, the tag the whole round number; why one bit is enough is
-// at gather_slot.
-GQ_HD inline void publish(const Grid& grid, uint32_t round, uint64_t started, const SliceScratch* sc,
-                          const SliceDijkstraState& s) {
+// This slice's least key, from the warps' partial minima (thread 0).
+GQ_HD GQ_INLINE Candidate slice_least(const Grid& grid, const SliceScratch* sc) {
   const uint32_t warps = (grid.width + kWarp - 1) / kWarp;
-  uint64_t* slot = s.slots + (uint64_t)((round & 1u) * grid.blocks + grid.block) * kSlotWords;
   Candidate mine = kNoCandidate;
   for (uint32_t w = 0; w < warps; ++w) {
     const Candidate c{sc->key[w], sc->vertex[w]};
     if (c.below(mine)) mine = c;
   }
-  const bool stop = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
+  return mine;
+}
+
+// ---------------------------------------------------------------------- the grid's tournament
+// Blocks anywhere on the GPU, exchanging minima through round-stamped slots in device memory.
+
+// Thread 0: this slice's least key, published for round r. The key word carries one stamp bit,
+// the tag the whole round number; why one bit is enough is at gather_slot.
+GQ_HD inline void publish(const Grid& grid, uint32_t round, bool stop, Candidate mine, const SliceDijkstraState& s) {
+  uint64_t* slot = s.slots + (uint64_t)((round & 1u) * grid.blocks + grid.block) * kSlotWords;
   gq::store<gq::mo::relaxed>(slot, mine.key | (((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u));
   // Release: the key above and every read of the last round's slots come before this tag.
   gq::store<kPublishOrder>(slot + 1,
-                             ((uint64_t)(round + 1u) << 32) | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
+                           ((uint64_t)(round + 1u) << 32) | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
 }
 
 // Block t's slot of round r, waited for; false if the wait ran out (the flag is then up). The
@@ -174,6 +179,121 @@ GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, cons
   }
 }
 
+struct SlotTournament {
+  const SliceDijkstraState& s;
+
+  // The round's tournament: thread 0 publishes this slice's least key, the gathering warps (one
+  // slot a thread where the block is wide enough: the GPU's 256 threads cover 256 blocks, so
+  // every slot's loads are in flight at once) wait for every block's; their warps' results go to
+  // sc->got_*, then a block barrier. Returns how many warps' results there are.
+  GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc,
+                            uint32_t* rereads) const {
+    const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
+    const uint32_t need = (grid.blocks + kWarp - 1) / kWarp, gather_warps = need < warps ? need : warps;
+    if (grid.thread == 0) publish(grid, round, stop_now, slice_least(grid, sc), s);
+    if (warp < gather_warps) {
+      Candidate got = kNoCandidate;
+      bool stop = false;
+      for (uint32_t i = grid.thread; i < grid.blocks && !stop; i += gather_warps * kWarp) {
+        // Thread 0 waits for the next block's slot, not its own: its re-reads (the profile) then
+        // say how long a remote slot takes.
+        const uint32_t t = (i + grid.block + 1) % grid.blocks;
+        Candidate c;
+        bool stop_bit = false;
+        if (!gather_slot(grid, round, t, s, &c, &stop_bit, rereads)) stop = true;  // the flag is up
+        else if (c.below(got)) got = c;
+        stop = stop || stop_bit;
+      }
+      got = warp_least(got);
+#if GQ_DEVICE_BUILD
+      stop = __any_sync(kFullWarp, stop);
+#endif
+      if (lane == 0) {
+        sc->got_key[warp] = got.key;
+        sc->got_vertex[warp] = got.vertex;
+        sc->got_stop[warp] = stop ? 1u : 0u;
+      }
+    }
+    grid.block_sync();
+    return gather_warps;
+  }
+};
+
+// ------------------------------------------------------------------- the cluster's tournament
+// The blocks of one thread-block cluster (sm_90), exchanging minima through their shared
+// memories (distributed shared memory) and meeting at the cluster's hardware barrier: no device
+// memory on the round's critical path but the edges. On the CPU build the blocks are the grid's
+// threads, the barrier is the grid barrier, and a peer's candidates are read where it wrote them.
+
+struct ClusterCandidate {
+  uint64_t key;
+  uint32_t vertex, stop;
+};
+
+// Every thread of every block of the cluster arrives; what any wrote before is visible to every
+// thread after. False only on the CPU build, when the error flag is up.
+GQ_HD GQ_INLINE bool cluster_sync(const Grid& grid) {
+#if GQ_DEVICE_BUILD
+  (void)grid;
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
+  return true;
+#else
+  return grid.sync();
+#endif
+}
+
+struct ClusterTournament {
+  ClusterCandidate* mine;   // this block's two (by round parity): shared memory on the GPU
+  ClusterCandidate* every;  // CPU build: every block's two, block-major (the GPU maps its peers' instead)
+
+  GQ_HD ClusterCandidate peer(uint32_t rank, uint32_t parity) const {
+#if GQ_DEVICE_BUILD
+    const uint32_t local = (uint32_t)__cvta_generic_to_shared(mine + parity);
+    uint32_t remote;
+    uint64_t key, rest;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
+    asm volatile("ld.shared::cluster.v2.u64 {%0, %1}, [%2];" : "=l"(key), "=l"(rest) : "r"(remote) : "memory");
+    return ClusterCandidate{key, (uint32_t)rest, (uint32_t)(rest >> 32)};
+#else
+    return every[2 * rank + parity];
+#endif
+  }
+
+  // As SlotTournament's: thread 0 writes this slice's least key into its own shared memory, the
+  // cluster meets at its barrier, warp 0 reads every block's, its result goes to sc->got_*[0],
+  // then a block barrier. The two candidates alternate by round parity, which the barrier makes
+  // enough: round r + 2's is written after barrier r + 1, which every block reaches only after
+  // reading round r's.
+  GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc, uint32_t*) const {
+    const uint32_t parity = round & 1u, lane = grid.thread % kWarp;
+    if (grid.thread == 0) {
+      const Candidate m = slice_least(grid, sc);
+      mine[parity] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
+    }
+    const bool ok = cluster_sync(grid);
+    if (grid.thread < kWarp) {
+      Candidate got = kNoCandidate;
+      bool stop = !ok;
+      for (uint32_t t = lane; t < grid.blocks; t += kWarp) {
+        const ClusterCandidate c = peer(t, parity);
+        if (Candidate{c.key, c.vertex}.below(got)) got = Candidate{c.key, c.vertex};
+        stop = stop || c.stop;
+      }
+      got = warp_least(got);
+#if GQ_DEVICE_BUILD
+      stop = __any_sync(kFullWarp, stop);
+#endif
+      if (lane == 0) {
+        sc->got_key[0] = got.key;
+        sc->got_vertex[0] = got.vertex;
+        sc->got_stop[0] = stop ? 1u : 0u;
+      }
+    }
+    grid.block_sync();
+    return 1;
+  }
+};
+
 // Lower a key of this block's slice to `nd` if that is smaller; true iff this call lowered it
 // (the GPU's shared-memory 64-bit atomic minimum; advance.h's CAS loop on the CPU).
 GQ_HD GQ_INLINE bool lower_key(uint64_t* keys, uint32_t v, double nd) {
@@ -185,18 +305,19 @@ GQ_HD GQ_INLINE bool lower_key(uint64_t* keys, uint32_t v, double nd) {
 #endif
 }
 
-// The whole run, for one block. `keys` is this block's slice, `offsets` its row of the sliced
-// edges' offset table (both in shared memory on the GPU; the table may stay in device memory).
-GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t source, double limit, uint64_t* keys,
-                                      const uint32_t* offsets, SliceScratch* sc, const SliceDijkstraState& s) {
-  const uint32_t S = s.slice, blocks = grid.blocks;
+// ----------------------------------------------------------------------------------- a run
+// The whole run, for one block, with either tournament. `keys` is this block's slice, `offsets`
+// its row of the sliced edges' offset table (both in shared memory on the GPU; the table may
+// stay in device memory).
+template <class Tournament>
+GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, double limit, uint64_t* keys,
+                                 const uint32_t* offsets, SliceScratch* sc, const SliceDijkstraState& s,
+                                 const Tournament& tournament) {
+  const uint32_t S = s.slice;
   const uint64_t lo64 = (uint64_t)grid.block * S;
   const uint32_t lo = lo64 < n ? (uint32_t)lo64 : n;
   const uint32_t count = n - lo < S ? n - lo : S;
-  const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
-  // The warps that gather: one slot a thread where the block is wide enough (the GPU's 256
-  // threads cover 256 blocks), so every slot's loads are in flight at once.
-  const uint32_t gather_warps = (blocks + kWarp - 1) / kWarp < warps ? (blocks + kWarp - 1) / kWarp : warps;
+  const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp;
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0;
   const bool profiled = s.profile && grid.leader();
@@ -224,39 +345,16 @@ GQ_HD inline void slice_dijkstra_grid(const Grid& grid, uint32_t n, uint32_t sou
     }
     grid.block_sync();
     lap(0);
-    // The tournament: publish this slice's minimum, gather every block's, the least of them.
-    if (grid.thread == 0) publish(grid, round, started, sc, s);
-    if (warp < gather_warps) {
-      Candidate got = kNoCandidate;
-      bool stop = false;
-      uint32_t rereads = 0;
-      for (uint32_t i = grid.thread; i < blocks && !stop; i += gather_warps * kWarp) {
-        // Thread 0 waits for the next block's slot, not its own: its re-reads (the profile) then
-        // say how long a remote slot takes.
-        const uint32_t t = (i + grid.block + 1) % blocks;
-        Candidate c;
-        bool stop_bit = false;
-        if (!gather_slot(grid, round, t, s, &c, &stop_bit, &rereads)) stop = true;  // the flag is up
-        else if (c.below(got)) got = c;
-        stop = stop || stop_bit;
-      }
-      got = warp_least(got);
-#if GQ_DEVICE_BUILD
-      stop = __any_sync(kFullWarp, stop);
-#endif
-      if (lane == 0) {
-        sc->got_key[warp] = got.key;
-        sc->got_vertex[warp] = got.vertex;
-        sc->got_stop[warp] = stop ? 1u : 0u;
-      }
-      if (profiled) spent[3] += rereads;
-    }
-    grid.block_sync();
+    // The tournament: this slice's minimum out, every block's in.
+    uint32_t rereads = 0;
+    const bool stop_now = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
+    const uint32_t got = tournament(grid, round, stop_now, sc, &rereads);
+    if (profiled) spent[3] += rereads;
     lap(1);
     // Every thread reduces the gathering warps' results itself: all take the same decision.
     Candidate best = kNoCandidate;
     bool stop = false;
-    for (uint32_t w = 0; w < gather_warps; ++w) {
+    for (uint32_t w = 0; w < got; ++w) {
       const Candidate c{sc->got_key[w], sc->got_vertex[w]};
       if (c.below(best)) best = c;
       stop = stop || sc->got_stop[w];
