@@ -273,12 +273,13 @@ def sliced_form(n: int) -> str:
 
 
 def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int, profile=None,
-                blocks: int | None = None, form: str = "auto"):
+                blocks: int | None = None, form: str = "auto", width: int | None = None):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `profile`: a CuPy uint64[4] the kernel adds
     block 0's cycles in scan, tournament and relax, and its slot re-reads, to; `blocks`: fewer
-    blocks than SMs (both measuring aids); `form`: SLICED_FORMS. `fn`: the grid form's kernel, or
-    None for the module's (the cluster form's always comes from the module)."""
+    blocks than SMs, `width`: the threads of a measuring build of the form's kernel (all three
+    measuring aids); `form`: SLICED_FORMS. `fn`: the form's kernel (for "auto": the grid's), or
+    None for the module's."""
     import cupy
 
     n = g.n
@@ -286,9 +287,9 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
         raise GQError(f"sliced form: {form!r}; allowed: {', '.join(SLICED_FORMS)}")
     if form == "auto":
         form = sliced_form(n)
-    if form == "cluster" or fn is None:
+    if fn is None or (form == "cluster" and fn.name != SLICED_KERNELS["cluster"]):
         fn = _module("slice_dijkstra").get_function(SLICED_KERNELS[form])
-    width = CLUSTER_BLOCK if form == "cluster" else BLOCK
+    width = width or (CLUSTER_BLOCK if form == "cluster" else BLOCK)
     blocks, slice_, table_in_shared = sliced_shape(n, blocks, form)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:

@@ -2,8 +2,8 @@
 
     python3 tools/gpu_slice_probe.py [EDGES ...]        (default: 1000000 30000000)
 
-For each seed DAG (n = 30,000), each of the grid form's builds in VARIANTS (the shipped kernel,
-and any measuring build added there by its -D defines) and the cluster form, runs pardijkstra-sliced with block 0's profile counters on
+For each seed DAG (n = 30,000) and each build in VARIANTS (the two shipped forms, and measuring
+builds given by their -D defines and block width), runs pardijkstra-sliced with block 0's profile counters on
 (sssp/slice_dijkstra_grid.h: SM cycles in the slice scan, the tournament and the relaxation, and
 how often its thread 0 re-read a slot not yet published: grid form only) and prints the median time of 5 runs, the
 time per round and the split of a round, checked against the closed form dist(v) = v.
@@ -26,7 +26,11 @@ from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_s
 from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
 from sssp_demo.sssp import as_csr
 
-VARIANTS = {"grid": ()}  # the grid form's builds (the cluster form always runs as shipped)
+# name: (form, threads a block or None for the form's, -D defines)
+VARIANTS = {"grid": ("grid", None, ()), "cluster": ("cluster", None, ()),
+            "cluster x512": ("cluster", 512, ("SSSP_CLUSTER_THREADS=512",)),
+            "cluster x256": ("cluster", 256, ("SSSP_CLUSTER_THREADS=256",))}
+KERNEL = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
 # Packed slots and a sleep after every poll were slower (run 37), and so were 66, 33 and 16
 # blocks instead of one per SM (run 36).
 N = 30_000
@@ -39,22 +43,22 @@ def main() -> int:
     clock_khz = cupy.cuda.Device().attributes["ClockRate"]
     print(f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}, SM clock {clock_khz / 1e6:.2f} GHz (attribute)")
     fns = {name: cuda_module(0, defines, KERNEL_DIR / "slice_dijkstra.cu", include_dirs=(INCLUDE_DIR, SSSP_INCLUDE))
-           .get_function("sssp_slice_dijkstra_grid") for name, defines in VARIANTS.items()}
+           .get_function(KERNEL[form]) for name, (form, _, defines) in VARIANTS.items()}
     print(f"{'edges':>12s} {'variant':16s} {'ms':>8s} {'us/round':>9s} {'scan':>6s} {'tourn':>6s} {'relax':>6s} "
           f"{'rereads/round':>13s}  exact")
     for m in edges:
         dg = DeviceGraph.upload(*as_csr(generators.seed_dag(N, m, 1)))
         lanes, _ = advance_shape(dg.mean_degree)
         want = np.arange(N, dtype=np.float64)
-        for name, fn in [*fns.items(), ("cluster", None)]:
-            form = "cluster" if fn is None else "grid"
+        for name, fn in fns.items():
+            form, width, _ = VARIANTS[name]
             seconds, exact = [], True
             profile = cupy.zeros(4, cupy.uint64)
             for i in range(6):
                 profile.fill(0)
                 start, end = cupy.cuda.Event(), cupy.cuda.Event()
                 start.record()
-                dist, _, stats = _run_sliced(dg, fn, 0, np.inf, None, lanes, profile=profile, form=form)
+                dist, _, stats = _run_sliced(dg, fn, 0, np.inf, None, lanes, profile=profile, form=form, width=width)
                 end.record()
                 end.synchronize()
                 exact = exact and bool(np.array_equal(dist.get(), want))

@@ -38,8 +38,13 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch attribute needed
+// Threads of a cluster block (grid_forms.CLUSTER_BLOCK); other widths are measuring builds
+// (tools/gpu_slice_probe.py), launched with the same width.
+#ifndef SSSP_CLUSTER_THREADS
+#define SSSP_CLUSTER_THREADS 1024
+#endif
 
-extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(1024)
+extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(SSSP_CLUSTER_THREADS)
     sssp_slice_dijkstra_cluster(uint32_t n, uint32_t source, double limit, uint64_t* dist,
                                 const int32_t* sliced_indices, const double* sliced_weights, const uint32_t* offsets,
                                 uint32_t table_in_shared, uint32_t slice, uint64_t* stats, uint32_t* ctl,

@@ -127,15 +127,16 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
   return c;
 }
 
-// This slice's least key, from the warps' partial minima (thread 0).
+// This slice's least key, from the warps' partial minima: called by all of warp 0, every lane
+// gets it (one warp reduction, not a loop over up to 32 partials in one thread).
 GQ_HD GQ_INLINE Candidate slice_least(const Grid& grid, const SliceScratch* sc) {
   const uint32_t warps = (grid.width + kWarp - 1) / kWarp;
   Candidate mine = kNoCandidate;
-  for (uint32_t w = 0; w < warps; ++w) {
+  for (uint32_t w = grid.thread; w < warps; w += kWarp) {
     const Candidate c{sc->key[w], sc->vertex[w]};
     if (c.below(mine)) mine = c;
   }
-  return mine;
+  return warp_least(mine);
 }
 
 // ---------------------------------------------------------------------- the grid's tournament
@@ -190,7 +191,10 @@ struct SlotTournament {
                             uint32_t* rereads) const {
     const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
     const uint32_t need = (grid.blocks + kWarp - 1) / kWarp, gather_warps = need < warps ? need : warps;
-    if (grid.thread == 0) publish(grid, round, stop_now, slice_least(grid, sc), s);
+    if (warp == 0) {
+      const Candidate mine = slice_least(grid, sc);
+      if (lane == 0) publish(grid, round, stop_now, mine, s);
+    }
     if (warp < gather_warps) {
       Candidate got = kNoCandidate;
       bool stop = false;
@@ -266,9 +270,9 @@ struct ClusterTournament {
   // reading round r's.
   GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc, uint32_t*) const {
     const uint32_t parity = round & 1u, lane = grid.thread % kWarp;
-    if (grid.thread == 0) {
+    if (grid.thread < kWarp) {
       const Candidate m = slice_least(grid, sc);
-      mine[parity] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
+      if (lane == 0) mine[parity] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
     }
     const bool ok = cluster_sync(grid);
     if (grid.thread < kWarp) {
