@@ -231,7 +231,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
 #: CLUSTER_BLOCK threads) where the slices fit, else "grid" (one block of BLOCK threads per SM).
 SLICED_FORMS = ("auto", "grid", "cluster")
 CLUSTER_BLOCKS = 8      # kClusterBlocks in kernels/slice_dijkstra.cu
-CLUSTER_BLOCK = 512
+CLUSTER_BLOCK = 1024
 SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
 
 
@@ -258,7 +258,7 @@ def sliced_shape(n: int, blocks: int | None = None, form: str = "grid") -> tuple
 
 #: Static shared memory of sssp_slice_dijkstra_grid besides its dynamic part (SliceScratch and the
 #: grid's verdict word, rounded up); the launcher checks the compiled figure against it.
-SLICED_STATIC_SHARED = 4096
+SLICED_STATIC_SHARED = 2048
 #: sssp::kSlotLine: words of one published slot (a 128-byte line of its own)
 SLICED_SLOT_LINE = 16
 

@@ -28,7 +28,7 @@ from sssp_demo.sssp import as_csr
 
 # name: (form, threads a block or None for the form's, -D defines)
 VARIANTS = {"grid": ("grid", None, ()), "cluster": ("cluster", None, ()),
-            "cluster x1024": ("cluster", 1024, ("SSSP_CLUSTER_THREADS=1024",)),
+            "cluster x512": ("cluster", 512, ("SSSP_CLUSTER_THREADS=512",)),
             "cluster x256": ("cluster", 256, ("SSSP_CLUSTER_THREADS=256",))}
 KERNEL = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
 # Packed slots and a sleep after every poll were slower (run 37), and so were 66, 33 and 16

@@ -1,6 +1,6 @@
 // kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h), in
 // two forms: the grid (one block per SM, minima exchanged through slots in device memory) and
-// one thread-block cluster (kClusterBlocks blocks of 512 threads, minima exchanged through
+// one thread-block cluster (kClusterBlocks blocks of 1024 threads, minima exchanged through
 // distributed shared memory at the cluster barrier), for graphs whose slices fit the cluster.
 // Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
 // the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
@@ -41,7 +41,7 @@ constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch 
 // Threads of a cluster block (grid_forms.CLUSTER_BLOCK); other widths are measuring builds
 // (tools/gpu_slice_probe.py), launched with the same width.
 #ifndef SSSP_CLUSTER_THREADS
-#define SSSP_CLUSTER_THREADS 512
+#define SSSP_CLUSTER_THREADS 1024
 #endif
 
 extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(SSSP_CLUSTER_THREADS)
@@ -52,7 +52,7 @@ extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bound
   extern __shared__ uint64_t keys[];
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
-  __shared__ sssp::ClusterCandidate candidates[2 * sssp::kMaxWarps];
+  __shared__ sssp::ClusterCandidate candidates[2];
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
   const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, nullptr,

@@ -183,23 +183,17 @@ GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, cons
 struct SlotTournament {
   const SliceDijkstraState& s;
 
-  // The round's tournament, given this warp's least key: the warps' minima meet in shared
-  // memory, warp 0 publishes the slice's least, the gathering warps (one slot a thread where the
-  // block is wide enough: the GPU's 256 threads cover 256 blocks, so every slot's loads are in
-  // flight at once) wait for every block's, and every thread reduces their results itself.
-  // Returns the round's least key; *stop: leave now (block 0's budget stop, or a failed wait).
-  GQ_HD Candidate operator()(const Grid& grid, uint32_t round, bool stop_now, Candidate mine, SliceScratch* sc,
-                             uint32_t* rereads, bool* stop_out) const {
+  // The round's tournament: thread 0 publishes this slice's least key, the gathering warps (one
+  // slot a thread where the block is wide enough: the GPU's 256 threads cover 256 blocks, so
+  // every slot's loads are in flight at once) wait for every block's; their warps' results go to
+  // sc->got_*, then a block barrier. Returns how many warps' results there are.
+  GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc,
+                            uint32_t* rereads) const {
     const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
     const uint32_t need = (grid.blocks + kWarp - 1) / kWarp, gather_warps = need < warps ? need : warps;
-    if (lane == 0) {
-      sc->key[warp] = mine.key;
-      sc->vertex[warp] = mine.vertex;
-    }
-    grid.block_sync();
     if (warp == 0) {
-      const Candidate least = slice_least(grid, sc);
-      if (lane == 0) publish(grid, round, stop_now, least, s);
+      const Candidate mine = slice_least(grid, sc);
+      if (lane == 0) publish(grid, round, stop_now, mine, s);
     }
     if (warp < gather_warps) {
       Candidate got = kNoCandidate;
@@ -225,15 +219,7 @@ struct SlotTournament {
       }
     }
     grid.block_sync();
-    Candidate best = kNoCandidate;
-    bool stop = false;
-    for (uint32_t w = 0; w < gather_warps; ++w) {
-      const Candidate c{sc->got_key[w], sc->got_vertex[w]};
-      if (c.below(best)) best = c;
-      stop = stop || sc->got_stop[w];
-    }
-    *stop_out = stop;
-    return best;
+    return gather_warps;
   }
 };
 
@@ -260,59 +246,55 @@ GQ_HD GQ_INLINE bool cluster_sync(const Grid& grid) {
 #endif
 }
 
-// Peers' candidates a lane reads at once (blocks x warps per block <= 32 x kPeerReads).
-constexpr uint32_t kPeerReads = 8;
-
 struct ClusterTournament {
-  ClusterCandidate* mine;   // this block's [2][kMaxWarps] (by round parity, by warp): shared memory on the GPU
-  ClusterCandidate* every;  // CPU build: every block's, block-major (the GPU maps its peers' instead)
+  ClusterCandidate* mine;   // this block's two (by round parity): shared memory on the GPU
+  ClusterCandidate* every;  // CPU build: every block's two, block-major (the GPU maps its peers' instead)
 
-  GQ_HD ClusterCandidate peer(uint32_t rank, uint32_t at) const {
+  GQ_HD ClusterCandidate peer(uint32_t rank, uint32_t parity) const {
 #if GQ_DEVICE_BUILD
-    const uint32_t local = (uint32_t)__cvta_generic_to_shared(mine + at);
+    const uint32_t local = (uint32_t)__cvta_generic_to_shared(mine + parity);
     uint32_t remote;
     uint64_t key, rest;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
-    asm volatile("ld.shared::cluster.v2.u64 {%0, %1}, [%2];" : "=l"(key), "=l"(rest) : "r"(remote));
+    asm volatile("ld.shared::cluster.v2.u64 {%0, %1}, [%2];" : "=l"(key), "=l"(rest) : "r"(remote) : "memory");
     return ClusterCandidate{key, (uint32_t)rest, (uint32_t)(rest >> 32)};
 #else
-    return every[(uint64_t)rank * 2 * kMaxWarps + at];
+    return every[2 * rank + parity];
 #endif
   }
 
-  // As SlotTournament's, with no device memory and no block barrier: every warp writes its least
-  // key into its block's shared memory, the cluster meets at its barrier (which also orders the
-  // block), and every warp reads all blocks' warps' keys itself and takes the same least one.
-  // The keys alternate by round parity, which the barrier makes enough: round r + 2's are
-  // written after barrier r + 1, which every warp reaches only after reading round r's.
-  GQ_HD Candidate operator()(const Grid& grid, uint32_t round, bool stop_now, Candidate m, SliceScratch*, uint32_t*,
-                             bool* stop_out) const {
-    const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
-    const uint32_t base = (round & 1u) * kMaxWarps;
-    if (lane == 0) mine[base + warp] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
-    bool stop = !cluster_sync(grid);
-    Candidate best = kNoCandidate;
-    const uint32_t total = grid.blocks * warps;
-    for (uint32_t first = lane; first < total; first += kWarp * kPeerReads) {
-      ClusterCandidate c[kPeerReads];
-#pragma unroll
-      for (uint32_t j = 0; j < kPeerReads; ++j) {  // all in flight, then compared
-        const uint32_t i = first + j * kWarp;
-        if (i < total) c[j] = peer(i / warps, base + i % warps);
-      }
-#pragma unroll
-      for (uint32_t j = 0; j < kPeerReads; ++j)
-        if (first + j * kWarp < total) {
-          if (Candidate{c[j].key, c[j].vertex}.below(best)) best = Candidate{c[j].key, c[j].vertex};
-          stop = stop || c[j].stop;
-        }
+  // As SlotTournament's: thread 0 writes this slice's least key into its own shared memory, the
+  // cluster meets at its barrier, warp 0 reads every block's, its result goes to sc->got_*[0],
+  // then a block barrier. The two candidates alternate by round parity, which the barrier makes
+  // enough: round r + 2's is written after barrier r + 1, which every block reaches only after
+  // reading round r's.
+  GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc, uint32_t*) const {
+    const uint32_t parity = round & 1u, lane = grid.thread % kWarp;
+    if (grid.thread < kWarp) {
+      const Candidate m = slice_least(grid, sc);
+      if (lane == 0) mine[parity] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
     }
-    best = warp_least(best);
+    const bool ok = cluster_sync(grid);
+    if (grid.thread < kWarp) {
+      Candidate got = kNoCandidate;
+      bool stop = !ok;
+      for (uint32_t t = lane; t < grid.blocks; t += kWarp) {
+        const ClusterCandidate c = peer(t, parity);
+        if (Candidate{c.key, c.vertex}.below(got)) got = Candidate{c.key, c.vertex};
+        stop = stop || c.stop;
+      }
+      got = warp_least(got);
 #if GQ_DEVICE_BUILD
-    stop = __any_sync(kFullWarp, stop);
+      stop = __any_sync(kFullWarp, stop);
 #endif
-    *stop_out = stop;
-    return best;
+      if (lane == 0) {
+        sc->got_key[0] = got.key;
+        sc->got_vertex[0] = got.vertex;
+        sc->got_stop[0] = stop ? 1u : 0u;
+      }
+    }
+    grid.block_sync();
+    return 1;
   }
 };
 
@@ -339,6 +321,7 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
   const uint64_t lo64 = (uint64_t)grid.block * S;
   const uint32_t lo = lo64 < n ? (uint32_t)lo64 : n;
   const uint32_t count = n - lo < S ? n - lo : S;
+  const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp;
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0;
   const bool profiled = s.profile && grid.leader();
@@ -360,14 +343,26 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
       if (c.below(mine)) mine = c;
     }
     mine = warp_least(mine);
+    if (lane == 0) {
+      sc->key[warp] = mine.key;
+      sc->vertex[warp] = mine.vertex;
+    }
+    grid.block_sync();
     lap(0);
     // The tournament: this slice's minimum out, every block's in.
     uint32_t rereads = 0;
-    bool stop = false;
     const bool stop_now = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
-    const Candidate best = tournament(grid, round, stop_now, mine, sc, &rereads, &stop);
+    const uint32_t got = tournament(grid, round, stop_now, sc, &rereads);
     if (profiled) spent[3] += rereads;
     lap(1);
+    // Every thread reduces the gathering warps' results itself: all take the same decision.
+    Candidate best = kNoCandidate;
+    bool stop = false;
+    for (uint32_t w = 0; w < got; ++w) {
+      const Candidate c{sc->got_key[w], sc->got_vertex[w]};
+      if (c.below(best)) best = c;
+      stop = stop || sc->got_stop[w];
+    }
     if (stop) {
       // Every block sees block 0's stop bit in the same round, so all leave together; a failed
       // wait leaves the error flag up, which ends every other block's waits too.
