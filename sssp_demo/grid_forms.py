@@ -159,11 +159,16 @@ def _blocks(stem: str, name: str) -> int:
 
 
 def kernel_shape(algorithm: str) -> dict:
-    """Blocks, threads and the compile's register count of an algorithm's kernel (for logs)."""
+    """Blocks, threads and the compile's register count of an algorithm's kernel (for logs; for
+    pardijkstra-sliced, its cluster form, which graphs of up to about 230,000 vertices take)."""
     stem, name = KERNELS[algorithm]
+    if stem == "slice_dijkstra":
+        name = SLICED_KERNELS["cluster"]
+        blocks, width = CLUSTER_BLOCKS, CLUSTER_BLOCK
+    else:
+        blocks, width = _blocks(stem, name), BLOCK
     a = _module(stem).get_function(name).attributes
-    blocks = sliced_shape(1)[0] if stem == "slice_dijkstra" else _blocks(stem, name)
-    return {"kernel": name, "blocks": blocks, "threads_per_block": BLOCK,
+    return {"kernel": name, "blocks": blocks, "threads_per_block": width,
             "registers": int(a["num_regs"]), "local_bytes": int(a["local_size_bytes"])}
 
 
@@ -231,7 +236,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
 #: CLUSTER_BLOCK threads) where the slices fit, else "grid" (one block of BLOCK threads per SM).
 SLICED_FORMS = ("auto", "grid", "cluster")
 CLUSTER_BLOCKS = 8      # kClusterBlocks in kernels/slice_dijkstra.cu
-CLUSTER_BLOCK = 1024
+CLUSTER_BLOCK = 512     # measured against 256 and 1024: tools/gpu_slice_probe.py, run 39
 SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
 
 

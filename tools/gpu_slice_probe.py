@@ -28,8 +28,11 @@ from sssp_demo.sssp import as_csr
 
 # name: (form, threads a block or None for the form's, -D defines)
 VARIANTS = {"grid": ("grid", None, ()), "cluster": ("cluster", None, ()),
-            "cluster x512": ("cluster", 512, ("SSSP_CLUSTER_THREADS=512",)),
+            "cluster x1024": ("cluster", 1024, ("SSSP_CLUSTER_THREADS=1024",)),
             "cluster x256": ("cluster", 256, ("SSSP_CLUSTER_THREADS=256",))}
+# Measured and dropped (benchmarks/results/README.md, runs 35-40): packed slots, a sleep after
+# every poll, 66/33/16 blocks instead of one per SM, and in the cluster every warp reading every
+# warp's minimum instead of one block barrier.
 KERNEL = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
 # Packed slots and a sleep after every poll were slower (run 37), and so were 66, 33 and 16
 # blocks instead of one per SM (run 36).

@@ -1,6 +1,6 @@
 // kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h), in
 // two forms: the grid (one block per SM, minima exchanged through slots in device memory) and
-// one thread-block cluster (kClusterBlocks blocks of 1024 threads, minima exchanged through
+// one thread-block cluster (kClusterBlocks blocks of 512 threads, minima exchanged through
 // distributed shared memory at the cluster barrier), for graphs whose slices fit the cluster.
 // Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
 // the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
@@ -41,7 +41,7 @@ constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch 
 // Threads of a cluster block (grid_forms.CLUSTER_BLOCK); other widths are measuring builds
 // (tools/gpu_slice_probe.py), launched with the same width.
 #ifndef SSSP_CLUSTER_THREADS
-#define SSSP_CLUSTER_THREADS 1024
+#define SSSP_CLUSTER_THREADS 512
 #endif
 
 extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(SSSP_CLUSTER_THREADS)
