@@ -23,6 +23,7 @@
 #   slow-path   the wait-free queues' forced slow path (patience 0, help delay 1) and default counters
 #   sssp-rounds parDijkstra's us per round on the seed DAG (1 M, 10 M edges), then the sssp GPU tests
 #   sssp-probe  parDijkstra on the seed DAG at 1 M and 10 M edges (time per round)
+#   slice-probe where a round of pardijkstra-sliced goes, both forms (tools/gpu_slice_probe.py, 1 M and 30 M edges)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -155,8 +156,11 @@ if want sssp-probe; then
   stage sssp-probe 60 bash -c 'for m in 1000000 10000000; do python3 -m gq sssp --generate seed-dag \
     --vertices 30000 --edges $m --algorithm pardijkstra --backend cuda; done'
 fi
+if want slice-probe; then
+  stage slice-probe 120 python3 tools/gpu_slice_probe.py 1000000 30000000
+fi
 if want sssp; then
-  stage sssp-tests 150 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
+  stage sssp-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
   stage sssp-bench 420 python3 tools/gpu_sssp_bench.py "$OUT"
 fi
 if want queue-tests; then
