@@ -164,7 +164,7 @@ def kernel_shape(algorithm: str) -> dict:
     stem, name = KERNELS[algorithm]
     if stem == "slice_dijkstra":
         name = SLICED_KERNELS["cluster"]
-        blocks, width = CLUSTER_BLOCKS, CLUSTER_BLOCK
+        blocks, width = CLUSTER_BLOCKS, 512
     else:
         blocks, width = _blocks(stem, name), BLOCK
     a = _module(stem).get_function(name).attributes
@@ -232,12 +232,22 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
 
 
-#: pardijkstra-sliced's GPU forms: "cluster" (one cluster of CLUSTER_BLOCKS blocks of
-#: CLUSTER_BLOCK threads) where the slices fit, else "grid" (one block of BLOCK threads per SM).
+#: pardijkstra-sliced's GPU forms: "cluster" (one cluster of CLUSTER_BLOCKS blocks) where the
+#: slices fit, else "grid" (one block of BLOCK threads per SM).
 SLICED_FORMS = ("auto", "grid", "cluster")
 CLUSTER_BLOCKS = 8      # kClusterBlocks in kernels/slice_dijkstra.cu
-CLUSTER_BLOCK = 512     # measured against 256 and 1024: tools/gpu_slice_probe.py, run 39
-SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
+#: The cluster form's kernels by block width. 512 threads won at 1 M and 30 M edges on the seed
+#: DAG (3.30 and 3.80 us a round against 3.57 and 4.04 at 1024), 1024 at 300 M (4.73 against
+#: 5.30): tools/gpu_slice_probe.py, run 42.
+CLUSTER_KERNELS = {512: "sssp_slice_dijkstra_cluster", 1024: "sssp_slice_dijkstra_cluster_wide"}
+SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": CLUSTER_KERNELS[512]}
+
+
+def cluster_width(g: DeviceGraph) -> int:
+    """Threads a cluster block: 1024 once an average round gives each block more edges than 512
+    threads load in one pass (the relaxation's loads then need fewer passes), else 512."""
+    per_block = g.m / max(g.n, 1) / CLUSTER_BLOCKS
+    return 1024 if per_block > 512 else 512
 
 
 def sliced_shape(n: int, blocks: int | None = None, form: str = "grid") -> tuple[int, int, bool]:
@@ -282,9 +292,9 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `profile`: a CuPy uint64[4] the kernel adds
     block 0's cycles in scan, tournament and relax, and its slot re-reads, to; `blocks`: fewer
-    blocks than SMs, `width`: the threads of a measuring build of the form's kernel (all three
-    measuring aids); `form`: SLICED_FORMS. `fn`: the form's kernel (for "auto": the grid's), or
-    None for the module's."""
+    blocks than SMs, `width`: the cluster form's block width (512 or 1024) instead of
+    cluster_width's choice (all three measuring aids); `form`: SLICED_FORMS. `fn`: a build of
+    the kernel that runs (a measuring build), or None for the module's."""
     import cupy
 
     n = g.n
@@ -292,9 +302,13 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
         raise GQError(f"sliced form: {form!r}; allowed: {', '.join(SLICED_FORMS)}")
     if form == "auto":
         form = sliced_form(n)
-    if fn is None or (form == "cluster" and fn.name != SLICED_KERNELS["cluster"]):
-        fn = _module("slice_dijkstra").get_function(SLICED_KERNELS[form])
-    width = width or (CLUSTER_BLOCK if form == "cluster" else BLOCK)
+    if form == "cluster":
+        width = width or cluster_width(g)
+        name = CLUSTER_KERNELS[width]
+    else:
+        width, name = width or BLOCK, SLICED_KERNELS["grid"]
+    if fn is None or fn.name != name:
+        fn = _module("slice_dijkstra").get_function(name)
     blocks, slice_, table_in_shared = sliced_shape(n, blocks, form)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
@@ -304,7 +318,7 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
     fn.max_dynamic_shared_size_bytes = max(fn.max_dynamic_shared_size_bytes, dynamic)
     per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, width, dynamic)
     if per_sm < 1:
-        raise GQError(f"{SLICED_KERNELS[form]}: a block of {width} threads with {dynamic} bytes of shared "
+        raise GQError(f"{name}: a block of {width} threads with {dynamic} bytes of shared "
                       "memory cannot be resident on this GPU")
     indices, weights, offsets, _ = g.sliced_edges(blocks, slice_)
     dist = cupy.empty(n, cupy.uint64)  # every block writes its slice's
@@ -317,7 +331,7 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
             np.uint32(table_in_shared))
     tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err)
     fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail), shared_mem=dynamic)
-    raise_if_flagged(err.get(), f"{SLICED_KERNELS[form]}[cuda, pardijkstra-sliced]",
+    raise_if_flagged(err.get(), f"{name}[cuda, pardijkstra-sliced]",
                      f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {width}, slice {slice_}")
     if int(ctl.get()[ABORT_WORD]):
         raise OverBudget(f"pardijkstra-sliced: stopped after its time budget of {budget_s:g} s "

@@ -22,18 +22,17 @@ sys.path.insert(0, str(ROOT))
 
 from queues_cuda.build import INCLUDE_DIR, cuda_module
 from sssp_demo import generators
-from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_shape
 from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
+from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_shape
 from sssp_demo.sssp import as_csr
 
 # name: (form, threads a block or None for the form's, -D defines)
-VARIANTS = {"grid": ("grid", None, ()), "cluster": ("cluster", None, ()),
-            "cluster x1024": ("cluster", 1024, ("SSSP_CLUSTER_THREADS=1024",)),
-            "cluster x256": ("cluster", 256, ("SSSP_CLUSTER_THREADS=256",))}
-# Measured and dropped (benchmarks/results/README.md, runs 35-40): packed slots, a sleep after
-# every poll, 66/33/16 blocks instead of one per SM, and in the cluster every warp reading every
-# warp's minimum instead of one block barrier.
-KERNEL = {"grid": "sssp_slice_dijkstra_grid", "cluster": "sssp_slice_dijkstra_cluster"}
+VARIANTS = {"grid": ("grid", None, ()), "cluster x512": ("cluster", 512, ()), "cluster x1024": ("cluster", 1024, ())}
+# Measured and dropped (benchmarks/results/README.md, runs 35-42): packed slots, a sleep after
+# every poll, 66/33/16 blocks instead of one per SM, cluster blocks of 256 threads, and in the
+# cluster every warp reading every warp's minimum instead of one block barrier.
+KERNEL = {("grid", None): "sssp_slice_dijkstra_grid", ("cluster", 512): "sssp_slice_dijkstra_cluster",
+          ("cluster", 1024): "sssp_slice_dijkstra_cluster_wide"}
 # Packed slots and a sleep after every poll were slower (run 37), and so were 66, 33 and 16
 # blocks instead of one per SM (run 36).
 N = 30_000
@@ -46,7 +45,7 @@ def main() -> int:
     clock_khz = cupy.cuda.Device().attributes["ClockRate"]
     print(f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}, SM clock {clock_khz / 1e6:.2f} GHz (attribute)")
     fns = {name: cuda_module(0, defines, KERNEL_DIR / "slice_dijkstra.cu", include_dirs=(INCLUDE_DIR, SSSP_INCLUDE))
-           .get_function(KERNEL[form]) for name, (form, _, defines) in VARIANTS.items()}
+           .get_function(KERNEL[form, width]) for name, (form, width, defines) in VARIANTS.items()}
     print(f"{'edges':>12s} {'variant':16s} {'ms':>8s} {'us/round':>9s} {'scan':>6s} {'tourn':>6s} {'relax':>6s} "
           f"{'rereads/round':>13s}  exact")
     for m in edges:

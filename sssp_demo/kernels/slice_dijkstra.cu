@@ -1,6 +1,6 @@
 // kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h), in
 // two forms: the grid (one block per SM, minima exchanged through slots in device memory) and
-// one thread-block cluster (kClusterBlocks blocks of 512 threads, minima exchanged through
+// one thread-block cluster (kClusterBlocks blocks of 512 or 1024 threads, minima exchanged through
 // distributed shared memory at the cluster barrier), for graphs whose slices fit the cluster.
 // Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
 // the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
@@ -38,17 +38,13 @@ extern "C" __global__ void __launch_bounds__(256)
 }
 
 constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch attribute needed
-// Threads of a cluster block (grid_forms.CLUSTER_BLOCK); other widths are measuring builds
-// (tools/gpu_slice_probe.py), launched with the same width.
-#ifndef SSSP_CLUSTER_THREADS
-#define SSSP_CLUSTER_THREADS 512
-#endif
 
-extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(SSSP_CLUSTER_THREADS)
-    sssp_slice_dijkstra_cluster(uint32_t n, uint32_t source, double limit, uint64_t* dist,
-                                const int32_t* sliced_indices, const double* sliced_weights, const uint32_t* offsets,
-                                uint32_t table_in_shared, uint32_t slice, uint64_t* stats, uint32_t* ctl,
-                                uint64_t budget_ns, uint64_t* profile, uint32_t* err_words) {
+// The cluster form's body, for a block of any width (two widths are launched: below).
+__device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double limit, uint64_t* dist,
+                                            const int32_t* sliced_indices, const double* sliced_weights,
+                                            const uint32_t* offsets, uint32_t table_in_shared, uint32_t slice,
+                                            uint64_t* stats, uint32_t* ctl, uint64_t budget_ns, uint64_t* profile,
+                                            uint32_t* err_words) {
   extern __shared__ uint64_t keys[];
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
@@ -59,4 +55,24 @@ extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bound
                                    stats, slice, budget_ns, profile};
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::ClusterTournament{candidates, nullptr});
   sssp::cluster_sync(grid);  // no block leaves while a peer may still read its candidates
+}
+
+#define SSSP_CLUSTER_PARAMS                                                                                   \
+  uint32_t n, uint32_t source, double limit, uint64_t *dist, const int32_t *sliced_indices,                   \
+      const double *sliced_weights, const uint32_t *offsets, uint32_t table_in_shared, uint32_t slice,        \
+      uint64_t *stats, uint32_t *ctl, uint64_t budget_ns, uint64_t *profile, uint32_t *err_words
+#define SSSP_CLUSTER_ARGS                                                                                     \
+  n, source, limit, dist, sliced_indices, sliced_weights, offsets, table_in_shared, slice, stats, ctl, budget_ns, \
+      profile, err_words
+
+// 512 threads a block: rounds of up to about 4,000 edges (grid_forms.cluster_width).
+extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(512)
+    sssp_slice_dijkstra_cluster(SSSP_CLUSTER_PARAMS) {
+  cluster_run(SSSP_CLUSTER_ARGS);
+}
+
+// 1024 threads a block: rounds with more edges (the seed DAG at 300 M edges: about 10,000).
+extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(1024)
+    sssp_slice_dijkstra_cluster_wide(SSSP_CLUSTER_PARAMS) {
+  cluster_run(SSSP_CLUSTER_ARGS);
 }
