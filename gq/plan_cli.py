@@ -32,7 +32,8 @@ from queues_cuda.errors import GQError
 # vertex a round (its batched form a few); on a 2048^2 maze on the CPU build Near-Far took 0.26 s,
 # batched parDijkstra 1.4 s, parDijkstra 2.0 s, scipy 0.78 s, all to the same cost.
 @click.option("--algorithm", default="near-far", show_default=True,
-              help="near-far, bellman-ford, pardijkstra, pardijkstra-batched or scipy (the reference).")
+              help="near-far, bellman-ford, pardijkstra, pardijkstra-batched, pardijkstra-sliced (maps up to about "
+                   "1900x1900 on an H200) or scipy (the reference).")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend) -> int:
     """Find and draw the cheapest route across MAP.png (or a generated map)."""

@@ -51,6 +51,15 @@ class OverBudget(GQError):
     """A run passed its time budget; the kernel stopped itself (the result is incomplete)."""
 
 
+class OutOfReach(GQError):
+    """An algorithm's form that cannot take a graph this large (pardijkstra-sliced's slices)."""
+
+
+#: pardijkstra-sliced on the CPU build scans each thread's slice every round (about n^2 / threads
+#: steps in all): beyond this many vertices it is refused rather than left to run for hours.
+SLICED_CPU_MAX_VERTICES = 250_000
+
+
 def advance_shape(mean_degree: float, warp: int = 32) -> tuple[int, int]:
     """(lanes per work item, edges per chunk): include/sssp/advance.h's advance_shape."""
     lanes = 1
@@ -265,7 +274,7 @@ def sliced_shape(n: int, blocks: int | None = None, form: str = "grid") -> tuple
     slice_ = max(1, -(-n // blocks))
     room = attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED
     if slice_ * 8 > room:
-        raise GQError(f"pardijkstra-sliced: {n:,} vertices do not fit: each of the {blocks} blocks keeps "
+        raise OutOfReach(f"pardijkstra-sliced: {n:,} vertices do not fit: each of the {blocks} blocks keeps "
                       f"{slice_:,} keys (8 bytes each) in its shared memory, which has room for {room // 8:,}; "
                       f"at most {room // 8 * blocks:,} vertices on this GPU (use pardijkstra or near-far)")
     return blocks, slice_, slice_ * 8 + (n + 1) * 4 <= room
@@ -432,6 +441,10 @@ def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, 
     elif algorithm == "pardijkstra-sliced":
         if sliced_form not in SLICED_FORMS[1:]:
             raise GQError(f"sliced form: {sliced_form!r}; allowed: {', '.join(SLICED_FORMS[1:])}")
+        if n > SLICED_CPU_MAX_VERTICES:
+            raise OutOfReach(f"pardijkstra-sliced on the CPU: {n:,} vertices; its CPU build scans every slice "
+                             f"each round, so it takes at most {SLICED_CPU_MAX_VERTICES:,} "
+                             "(use pardijkstra or near-far on the CPU, or the GPU)")
         lib.sssp_grid_slice_dijkstra(*graph, threads, int(sliced_form == "cluster"), ptr(dist), ptr(pred), ptr(out),
                                      ptr(err))
     else:

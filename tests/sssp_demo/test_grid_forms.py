@@ -111,3 +111,25 @@ def test_sliced_cluster_tournament(threads, seed):
     limited, _, _ = run_cpu_grid(g.indptr, g.indices, g.data, 300, seed, "pardijkstra-sliced", limit=9.0,
                                  threads=threads, sliced_form="cluster")
     assert np.array_equal(limited, dijkstra(g, indices=seed, limit=9.0))
+
+
+def test_sliced_cpu_refuses_large_graphs_and_bench_skips_it(monkeypatch, capsys):
+    """The CPU build of pardijkstra-sliced scans every slice each round, so a large graph is
+    refused with a message; `gq sssp --bench` then shows that row as skipped and still runs the
+    others."""
+    import scipy.sparse as sp
+
+    from gq.sssp_cli import print_table
+    from sssp_demo import bench, grid_forms
+
+    n = grid_forms.SLICED_CPU_MAX_VERTICES + 1
+    chain = sp.csr_matrix((np.ones(n - 1), np.arange(1, n), np.r_[np.arange(n), n - 1]), shape=(n, n))
+    with pytest.raises(grid_forms.OutOfReach, match="at most 250,000"):
+        run_cpu_grid(chain.indptr, chain.indices, chain.data, n, 0, "pardijkstra-sliced")
+    monkeypatch.setattr(grid_forms, "SLICED_CPU_MAX_VERTICES", 10)
+    rows = bench.bench_graph(random_graph(2, 50, 300), 0, repeats=1, warmup=0, backend="cpu")
+    skipped = [r for r in rows if "skipped" in r]
+    assert [r["algorithm"] for r in skipped] == ["pardijkstra-sliced"]
+    assert all(r["exact"] for r in rows) and len(rows) == len(bench.ALGORITHMS)
+    print_table(rows)
+    assert "pardijkstra-sliced     cpu              -  skipped: pardijkstra-sliced on the CPU" in capsys.readouterr().out
