@@ -113,7 +113,7 @@ class DeviceGraph:
 
 
     def sliced_edges(self, blocks: int, slice_: int) -> tuple:
-        """pardijkstra-sliced's layout (sssp/slice_dijkstra_grid.h, SlicedEdges): the edges
+        """pardijkstra-sliced's layout (sssp/slice_dijkstra.h, SlicedEdges): the edges
         grouped by the block that owns their target, then by source, and the offset table, (n + 1)
         entries a block. Made by one device sort the first time a graph runs with this shape, and
         kept, like the upload: (indices, weights, offsets, seconds it took)."""
@@ -283,7 +283,7 @@ def sliced_shape(n: int, blocks: int | None = None, form: str = "grid") -> tuple
 #: Static shared memory of sssp_slice_dijkstra_grid besides its dynamic part (SliceScratch and the
 #: grid's verdict word, rounded up); the launcher checks the compiled figure against it.
 SLICED_STATIC_SHARED = 2048
-#: sssp::kSlotLine: words of one published slot (a 128-byte line of its own)
+#: sssp::kSlotWords: words of one published slot (a 128-byte line of its own)
 SLICED_SLOT_LINE = 16
 
 

@@ -13,7 +13,7 @@ settles every vertex within the smallest edge weight of the minimum: Crauser et 
 exact, far fewer rounds where weights are large against the spread of distances),
 ``pardijkstra-sliced`` (the same rounds as ``pardijkstra`` over a priority queue cut into one
 slice of vertices per block, its keys in shared memory, ExtractMin a tournament of the slices'
-minima: include/sssp/slice_dijkstra_grid.h; graphs of up to a few million vertices), the
+minima: include/sssp/slice_dijkstra.h; graphs of up to a few million vertices), the
 baselines ``near-far`` (delta-stepping with a near and a far pile, Delta = 32 x mean weight /
 mean degree unless given, as Davidson et al. choose it) and ``bellman-ford`` (the frontier
 "workfront sweep"), and ``scipy`` (the reference).

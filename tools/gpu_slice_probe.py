@@ -4,7 +4,7 @@
 
 For each seed DAG (n = 30,000) and each build in VARIANTS (the two shipped forms, and measuring
 builds given by their -D defines and block width), runs pardijkstra-sliced with block 0's profile counters on
-(sssp/slice_dijkstra_grid.h: SM cycles in the slice scan, the tournament and the relaxation, and
+(sssp/slice_dijkstra.h: SM cycles in the slice scan, the tournament and the relaxation, and
 how often its thread 0 re-read a slot not yet published: grid form only) and prints the median time of 5 runs, the
 time per round and the split of a round, checked against the closed form dist(v) = v.
 """

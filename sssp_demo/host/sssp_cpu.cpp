@@ -12,7 +12,7 @@
 #include <sssp/par_dijkstra.h>
 #include <sssp/par_dijkstra_grid.h>
 #include <sssp/predecessors.h>
-#include <sssp/slice_dijkstra_grid.h>
+#include <sssp/slice_dijkstra.h>
 
 #include <algorithm>
 #include <memory>
@@ -153,7 +153,7 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
   return gq::load<gq::mo::acquire>(err_words);
 }
 
-// pardijkstra-sliced (slice_dijkstra_grid.h) on `threads` one-thread blocks, with the grid's
+// pardijkstra-sliced (slice_dijkstra.h) on `threads` one-thread blocks, with the grid's
 // tournament (slots) or, `cluster`, the cluster's (the grid barrier standing in for the cluster's);
 // its sliced edge layout made first by a counting sort (the GPU launcher makes the same layout by
 // a device sort).
@@ -176,7 +176,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
       sliced_weights[at] = weights[k];
     }
   std::vector<uint64_t> bits = start_bits(n, source), keys((uint64_t)slice * threads);
-  std::vector<uint64_t> slots((uint64_t)2 * threads * sssp::kSlotLine, 0);
+  std::vector<uint64_t> slots((uint64_t)2 * threads * sssp::kSlotWords, 0);
   std::vector<sssp::SliceScratch> scratch(threads);
   std::vector<sssp::ClusterCandidate> candidates(2 * threads);
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);

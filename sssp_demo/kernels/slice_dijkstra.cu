@@ -1,11 +1,11 @@
-// kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra_grid.h), in
+// kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra.h), in
 // two forms: the grid (one block per SM, minima exchanged through slots in device memory) and
 // one thread-block cluster (kClusterBlocks blocks of 512 or 1024 threads, minima exchanged through
 // distributed shared memory at the cluster barrier), for graphs whose slices fit the cluster.
 // Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
 // the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
 // table is read from device memory.
-#include <sssp/slice_dijkstra_grid.h>
+#include <sssp/slice_dijkstra.h>
 
 namespace {
 

@@ -1,6 +1,6 @@
-// sssp/slice_dijkstra_grid.h — parDijkstra's rounds (seed 000, Section 4: extract the minimum,
-// relax all its out-edges in parallel, lower the improved keys) over a priority queue cut into
-// vertex slices, one per resident block: `pardijkstra-sliced`.
+// sssp/slice_dijkstra.h — parDijkstra's rounds (seed 000, Section 4: extract the minimum, relax
+// all its out-edges in parallel, lower the improved keys) over a priority queue cut into vertex
+// slices, one per block: `pardijkstra-sliced`.
 //
 // Why not parBucketHeap here. On the seed DAG a round hands the heap thousands of updates (the
 // minimum's out-degree), and one block resolving them costs about a millisecond a round at 300 M
@@ -12,18 +12,18 @@
 //   * the edges are laid out by slice (SlicedEdges): block b's edges are those whose target it
 //     owns, grouped by source, so in a round block b reads exactly the edges of u that land in
 //     its slice, from where its offset table (in its shared memory when it fits) says;
-//   * ExtractMin is a tournament: each block publishes its slice's least key (key, vertex) in
-//     its own slot, and every block reads all slots and takes the same least one. The slots are
-//     the round's only barrier: a slot carries its round number, so waiting for round r means
-//     waiting until every slot says r; two sets of slots alternate by round parity, which is
-//     enough because no block can publish round r + 2 before every block has published r + 1,
-//     that is, before every block has finished reading round r (each publish is a release, each
-//     read of a slot an acquire).
-// A round is then: one warp scans the slice's partial minima and publishes (one release store),
-// waits for the other slots (about one device-memory round trip after the last publish) and
-// settles the winner if it owns it; then the whole block reads u's edges in its slice (one round
-// trip) and relaxes them in shared memory. Ties go to the lower vertex number, and every block
-// computes the same minimum from the same slots, so every block takes the same path.
+//   * ExtractMin is a tournament: each block offers its slice's least key (key, vertex), and
+//     every block reads all the offers and takes the same least one (ties to the lower vertex).
+//     Two tournaments, one round loop (slice_dijkstra):
+//       - SlotTournament, for a grid of one block per SM: the offers are round-stamped slots in
+//         device memory, and the slots are the round's only barrier;
+//       - ClusterTournament, for one thread-block cluster (sm_90): the offers sit in the blocks'
+//         shared memories, read across the cluster (distributed shared memory) after the
+//         cluster's hardware barrier.
+// A round is then: scan the slice (each warp's least key, then the block's), the tournament,
+// then the whole block reads u's edges in its slice (one device-memory round trip) and relaxes
+// them in shared memory, and the owner settles u. Every block computes the same minimum from the
+// same offers, so every block takes the same path through the rounds.
 //
 // Exactness: a settled vertex keeps its distance with the top bit set (kSettledBit: no longer a
 // candidate, never lowered: fl(d_u + w) >= d_u >= d_v anyway); the keys are the float64 sums
@@ -32,8 +32,9 @@
 // distances once, at the end.
 //
 // The slice must fit the block's shared memory (the launcher checks: about 28,000 vertices a
-// block on an H200, so graphs up to a few million vertices). On the CPU build a block is one
-// std::thread, its "warp" that thread, and its slice and table live in ordinary memory.
+// block on an H200, so graphs up to about 230,000 vertices as a cluster of 8 and 3.8 M as a grid
+// of 132). On the CPU build a block is one std::thread, its "warp" that thread, its slice and
+// table live in ordinary memory, and the cluster's barrier is the grid barrier.
 #pragma once
 #include "advance.h"
 
@@ -47,19 +48,11 @@ constexpr uint32_t kRelaxBatch = 4;  // edges a thread loads at once in a round'
 
 // A slot is a block's published minimum for one round parity: its key word, then its tag word,
 // alone on a 128-byte line. Every block polls every slot each round; packed slots put all that
-// polling on a few lines (a few L2 slices), padded ones spread it over 2 x blocks lines. The
-// launchers allocate 2 x blocks x kSlotLine words. SSSP_SLICE_SLOT_WORDS (a measuring aid, never
-// part of a shipped build) packs them closer.
-constexpr uint32_t kSlotLine = 16;
-#ifndef SSSP_SLICE_SLOT_WORDS
-#define SSSP_SLICE_SLOT_WORDS 16
-#endif
-constexpr uint32_t kSlotWords = SSSP_SLICE_SLOT_WORDS;
-static_assert(kSlotWords >= 2 && kSlotWords <= kSlotLine, "a slot holds its key and tag words");
-// Polls of a slot between two sleeps (each poll is a device-memory round trip already).
-#ifndef SSSP_SLICE_POLL_BURST
-#define SSSP_SLICE_POLL_BURST 8
-#endif
+// polling on a few L2 slices (5.34 against 4.75 us a round at 1 M edges, run 37). The launchers
+// allocate 2 x blocks x kSlotWords words.
+constexpr uint32_t kSlotWords = 16;
+// Polls of a slot between two short sleeps (each poll is a device-memory round trip already).
+constexpr uint32_t kPollBurst = 8;
 
 // The edges by slice: for block b, the edges whose target is in [b S, (b + 1) S), grouped by
 // source. Block b's edges out of u are [offsets[b (n + 1) + u], offsets[b (n + 1) + u + 1]) of
@@ -70,8 +63,8 @@ struct SlicedEdges {
   const double* weights;
 };
 
-// Per-warp partial minima: of the slice scan (published by thread 0), then of the gathered slots
-// (every thread reduces those itself), and each gathering warp's stop.
+// Per-warp partial minima: of the slice scan (warp 0 reduces them to the block's offer), then of
+// the gathered offers (every thread reduces those itself), and each gathering warp's stop.
 struct SliceScratch {
   uint64_t key[kMaxWarps];
   uint32_t vertex[kMaxWarps];
@@ -83,21 +76,13 @@ struct SliceScratch {
 struct SliceDijkstraState {
   uint64_t* dist;          // [n] distance bits: each block writes its slice's at the end
   SlicedEdges edges;
-  uint64_t* slots;         // [2 blocks kSlotLine], zero to start: slot (parity, block) at (parity blocks + block)
+  uint64_t* slots;         // [2 blocks kSlotWords], zero to start: slot (parity, block) at (parity blocks + block)
                            // kSlotWords: the published key with a stamp bit, then (round + 1) << 32 | stop | vertex
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
   uint64_t budget_ns;
   uint64_t* profile;       // null, or [4]: block 0's time in scan, tournament, relax; slot re-reads (added to)
 };
-
-// A measuring aid, never part of a shipped build (tools/gpu_slice_probe.py): bit 1 keeps the
-// publish's release, bit 0 the gather's acquire; dropping them shows what they cost.
-#ifndef SSSP_SLICE_ORDERING
-#define SSSP_SLICE_ORDERING 3
-#endif
-constexpr gq::mo kPublishOrder = (SSSP_SLICE_ORDERING & 2) ? gq::mo::release : gq::mo::relaxed;
-constexpr gq::mo kGatherOrder = (SSSP_SLICE_ORDERING & 1) ? gq::mo::acquire : gq::mo::relaxed;
 
 // Where block 0's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
 GQ_HD GQ_INLINE uint64_t slice_clock() {
@@ -143,13 +128,13 @@ GQ_HD GQ_INLINE Candidate slice_least(const Grid& grid, const SliceScratch* sc) 
 // ---------------------------------------------------------------------- the grid's tournament
 // Blocks anywhere on the GPU, exchanging minima through round-stamped slots in device memory.
 
-// Thread 0: this slice's least key, published for round r. The key word carries one stamp bit,
+// One thread: this slice's least key, published for round r. The key word carries one stamp bit,
 // the tag the whole round number; why one bit is enough is at gather_slot.
 GQ_HD inline void publish(const Grid& grid, uint32_t round, bool stop, Candidate mine, const SliceDijkstraState& s) {
   uint64_t* slot = s.slots + (uint64_t)((round & 1u) * grid.blocks + grid.block) * kSlotWords;
   gq::store<gq::mo::relaxed>(slot, mine.key | (((round >> 1) + 1u) & 1u ? kKeyStampBit : 0u));
   // Release: the key above and every read of the last round's slots come before this tag.
-  gq::store<kPublishOrder>(slot + 1,
+  gq::store<gq::mo::release>(slot + 1,
                            ((uint64_t)(round + 1u) << 32) | (stop ? kStopBit : 0u) | (mine.vertex & ~kStopBit));
 }
 
@@ -166,14 +151,14 @@ GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, cons
   gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
   for (uint32_t polls = 1;; ++polls) {
     const uint64_t key = gq::load<gq::mo::relaxed>(slot);
-    const uint64_t tag = gq::load<kGatherOrder>(slot + 1);
+    const uint64_t tag = gq::load<gq::mo::acquire>(slot + 1);
     if ((tag & ~0xffffffffull) == stamp && (key & kKeyStampBit) == key_stamp) {
       *c = Candidate{key & ~kKeyStampBit, (uint32_t)tag & ~kStopBit};
       *stop = t == 0 && ((uint32_t)tag & kStopBit);
       return true;
     }
     ++*rereads;
-    if (polls % SSSP_SLICE_POLL_BURST) continue;
+    if (polls % kPollBurst) continue;
     if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | t)) return false;
 #if GQ_DEVICE_BUILD
     spin.ns = 8;  // short sleeps only: this wait is the round's critical path, a slot is due within ~1 us
@@ -381,13 +366,11 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     for (uint32_t e0 = first + grid.thread; e0 < last; e0 += kRelaxBatch * grid.width) {
       int32_t target[kRelaxBatch];
       double weight[kRelaxBatch];
-#pragma unroll
       for (uint32_t j = 0; j < kRelaxBatch; ++j)
         if (e0 + j * grid.width < last) {
           target[j] = s.edges.indices[e0 + j * grid.width];
           weight[j] = s.edges.weights[e0 + j * grid.width];
         }
-#pragma unroll
       for (uint32_t j = 0; j < kRelaxBatch; ++j) {
         if (e0 + j * grid.width >= last) break;
         ++relaxations;
