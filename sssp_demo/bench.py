@@ -16,8 +16,8 @@ import time
 
 from queues_cuda.provenance import provenance
 
-from .reference import check_distances
 from .grid_forms import OutOfReach
+from .reference import check_distances
 from .sssp import ALGORITHMS, SsspStats, as_csr, davidson_delta, sssp
 
 REFERENCE = "scipy"

@@ -10,6 +10,9 @@ whose links realise every distance. Frontier Bellman-Ford is Near-Far with
 Delta = +inf. What runs where inside parDijkstra: include/sssp/par_dijkstra_grid.h (the grid
 relaxes, block 0 runs parBucketHeap with block-parallel Merge/Select/splits,
 include/sssp/block_bucket_heap.h; one block for all levels, not yet the seed's block per level).
+pardijkstra-sliced (kernels/slice_dijkstra.cu, include/sssp/slice_dijkstra.h) has no software
+grid barrier: one thread-block cluster meeting at its hardware barrier where its slices fit, else
+one block per SM meeting at round-stamped slots.
 
 `run_cuda` takes a `DeviceGraph` (the CSR uploaded once, so benchmarks time the algorithm, not
 the copy) and returns CuPy arrays; `run_cpu_grid` runs the same headers on std::threads (one
@@ -99,7 +102,6 @@ class DeviceGraph:
     max_degree: int
     sliced: dict = field(default_factory=dict)  # (blocks, slice) -> pardijkstra-sliced's edge layout
 
-
     @classmethod
     def upload(cls, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, n: int) -> DeviceGraph:
         import cupy
@@ -111,35 +113,66 @@ class DeviceGraph:
         return cls(cupy.asarray(indptr), cupy.asarray(np.asarray(indices, np.int32)), cupy.asarray(w), n, m,
                    float(w.min()) if m else 0.0, m / n if n else 0.0, int(deg.max(initial=0)))
 
-
     def sliced_edges(self, blocks: int, slice_: int) -> tuple:
         """pardijkstra-sliced's layout (sssp/slice_dijkstra.h, SlicedEdges): the edges
         grouped by the block that owns their target, then by source, and the offset table, (n + 1)
-        entries a block. Made by one device sort the first time a graph runs with this shape, and
-        kept, like the upload: (indices, weights, offsets, seconds it took)."""
+        entries a block. Made the first time a graph runs with this shape, and kept, like the
+        upload: (indices, weights, offsets, seconds it took). Rows sorted by target (the
+        generators' graphs, canonical scipy matrices) take two passes and a prefix sum
+        (kernels/slice_dijkstra.cu); others a device sort."""
         import cupy
 
         key = (blocks, slice_)
         if key not in self.sliced:
             if self.m >= 2**32:
-                raise GQError(f"pardijkstra-sliced: {self.m:,} edges do not fit its 32-bit edge offsets")
+                raise OutOfReach(f"pardijkstra-sliced: {self.m:,} edges do not fit its 32-bit edge offsets")
             self.sliced.clear()  # one layout at a time: each is as large as the graph
             start, end = cupy.cuda.Event(), cupy.cuda.Event()
             start.record()
-            rows = cupy.searchsorted(self.indptr, cupy.arange(self.m, dtype=cupy.int64), side="right") - 1
-            group = (self.indices // slice_).astype(cupy.int64) * self.n + rows
-            del rows
-            order = cupy.argsort(group)
-            group = group[order]
-            table = (cupy.arange(blocks, dtype=cupy.int64)[:, None] * self.n
-                     + cupy.arange(self.n + 1, dtype=cupy.int64)[None, :]).ravel()
-            offsets = cupy.searchsorted(group, table).astype(cupy.uint32)
-            del group, table
-            layout = (self.indices[order], self.weights[order], offsets)
+            layout = self._sliced_by_rows(blocks, slice_) if self._rows_by_target() else \
+                self._sliced_by_sort(blocks, slice_)
             end.record()
             end.synchronize()
             self.sliced[key] = (*layout, cupy.cuda.get_elapsed_time(start, end) / 1e3)
         return self.sliced[key]
+
+    def _rows_by_target(self) -> bool:
+        import cupy
+
+        if self.m < 2:
+            return True
+        starts = cupy.zeros(self.m, cupy.bool_)
+        starts[self.indptr[:-1][self.indptr[:-1] < self.m]] = True
+        return bool(cupy.all((self.indices[1:] >= self.indices[:-1]) | starts[1:]))
+
+    def _sliced_by_rows(self, blocks: int, slice_: int) -> tuple:
+        import cupy
+
+        mod, u32 = _module("slice_dijkstra"), np.uint32
+        counts = cupy.zeros(blocks * (self.n + 1), cupy.uint32)
+        launch = (min(-(-blocks * self.n // BLOCK), 65535 * 8),)
+        mod.get_function("sssp_slice_layout_count")(
+            launch, (BLOCK,), (self.indptr, self.indices, u32(self.n), u32(blocks), u32(slice_), counts))
+        offsets = cupy.cumsum(counts, dtype=cupy.uint32)  # counts[b (n + 1) + u + 1]: the prefix sum is the table
+        indices = cupy.empty(self.m, cupy.int32)
+        weights = cupy.empty(self.m, cupy.float64)
+        mod.get_function("sssp_slice_layout_copy")(
+            (min(-(-blocks * self.n * 32 // BLOCK), 65535 * 8),), (BLOCK,),
+            (self.indptr, self.indices, self.weights, u32(self.n), u32(blocks), u32(slice_), offsets, indices, weights))
+        return indices, weights, offsets
+
+    def _sliced_by_sort(self, blocks: int, slice_: int) -> tuple:
+        import cupy
+
+        rows = cupy.searchsorted(self.indptr, cupy.arange(self.m, dtype=cupy.int64), side="right") - 1
+        group = (self.indices // slice_).astype(cupy.int64) * self.n + rows
+        del rows
+        order = cupy.argsort(group)
+        group = group[order]
+        table = (cupy.arange(blocks, dtype=cupy.int64)[:, None] * self.n
+                 + cupy.arange(self.n + 1, dtype=cupy.int64)[None, :]).ravel()
+        offsets = cupy.searchsorted(group, table).astype(cupy.uint32)
+        return self.indices[order], self.weights[order], offsets
 
 
 @cache
@@ -275,16 +308,16 @@ def sliced_shape(n: int, blocks: int | None = None, form: str = "grid") -> tuple
     room = attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED
     if slice_ * 8 > room:
         raise OutOfReach(f"pardijkstra-sliced: {n:,} vertices do not fit: each of the {blocks} blocks keeps "
-                      f"{slice_:,} keys (8 bytes each) in its shared memory, which has room for {room // 8:,}; "
-                      f"at most {room // 8 * blocks:,} vertices on this GPU (use pardijkstra or near-far)")
+                         f"{slice_:,} keys (8 bytes each) in its shared memory, which has room for {room // 8:,}; "
+                         f"at most {room // 8 * blocks:,} vertices on this GPU (use pardijkstra or near-far)")
     return blocks, slice_, slice_ * 8 + (n + 1) * 4 <= room
 
 
-#: Static shared memory of sssp_slice_dijkstra_grid besides its dynamic part (SliceScratch and the
-#: grid's verdict word, rounded up); the launcher checks the compiled figure against it.
+#: Static shared memory of the sliced kernels besides their dynamic part (SliceScratch, the grid's
+#: verdict word, the cluster's two offers, rounded up); the launcher checks the compiled figure.
 SLICED_STATIC_SHARED = 2048
 #: sssp::kSlotWords: words of one published slot (a 128-byte line of its own)
-SLICED_SLOT_LINE = 16
+SLICED_SLOT_WORDS = 16
 
 
 def sliced_form(n: int) -> str:
@@ -321,7 +354,7 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
     blocks, slice_, table_in_shared = sliced_shape(n, blocks, form)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
-        raise GQError(f"sssp_slice_dijkstra_grid uses {static} bytes of static shared memory, more than the "
+        raise GQError(f"{name} uses {static} bytes of static shared memory, more than the "
                       f"{SLICED_STATIC_SHARED} its launcher reserves")
     dynamic = slice_ * 8 + ((n + 1) * 4 if table_in_shared else 0)
     fn.max_dynamic_shared_size_bytes = max(fn.max_dynamic_shared_size_bytes, dynamic)
@@ -331,7 +364,7 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
                       "memory cannot be resident on this GPU")
     indices, weights, offsets, _ = g.sliced_edges(blocks, slice_)
     dist = cupy.empty(n, cupy.uint64)  # every block writes its slice's
-    slots = cupy.zeros(2 * blocks * SLICED_SLOT_LINE, cupy.uint64)
+    slots = cupy.zeros(2 * blocks * SLICED_SLOT_WORDS, cupy.uint64)
     ctl = cupy.zeros(WORDS, cupy.uint32)
     err = cupy.zeros(4, cupy.uint32)
     stats = cupy.zeros(4, cupy.uint64)

@@ -33,7 +33,6 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from queues_cuda.errors import GQError
 from queues_cuda.files import write_json_atomically
 from queues_cuda.provenance import provenance
 from sssp_demo import generators, maps
@@ -41,6 +40,7 @@ from sssp_demo.bench import chart
 from sssp_demo.grid_forms import (
     GRID_ALGORITHMS,
     DeviceGraph,
+    OutOfReach,
     OverBudget,
     kernel_shape,
     run_cuda,
@@ -172,7 +172,7 @@ def sweep(record: dict, out: Path) -> None:
                 over[algorithm] = f"over its budget at m={m:,} ({exc})"
                 rows.append(skipped(algorithm, "cuda", over[algorithm]))
                 continue
-            except GQError as exc:  # e.g. pardijkstra-sliced on a graph whose slices do not fit
+            except OutOfReach as exc:  # pardijkstra-sliced on a graph whose slices do not fit
                 rows.append(skipped(algorithm, "cuda", str(exc)))
                 continue
             exact = bool(np.array_equal(dist.get(), want)) and bool(np.array_equal(pred.get()[1:], want[:-1]))

@@ -22,6 +22,54 @@ __device__ const uint32_t* offset_row(uint64_t* keys, uint32_t slice, const uint
 
 }  // namespace
 
+// The sliced edge layout of a graph whose rows are sorted by target (sssp/slice_dijkstra.h,
+// SlicedEdges), in two passes around a prefix sum the launcher runs:
+// 1. one thread per (block b, row u): the size of row u's part in slice b, by two binary
+//    searches in the row, into counts[b (n + 1) + u + 1];
+// 2. one warp per (b, u): that part copied, coalesced, to where the offsets put it.
+__device__ __forceinline__ int64_t first_at_least(const int64_t* indptr, const int32_t* indices, uint32_t u,
+                                                  uint64_t target) {
+  int64_t lo = indptr[u], hi = indptr[u + 1];
+  while (lo < hi) {
+    const int64_t mid = lo + (hi - lo) / 2;
+    if ((uint64_t)indices[mid] < target) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    sssp_slice_layout_count(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t blocks, uint32_t slice,
+                            uint32_t* counts) {
+  const uint64_t total = (uint64_t)blocks * n;
+  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < total; i += (uint64_t)gridDim.x * blockDim.x) {
+    const uint32_t b = (uint32_t)(i / n), u = (uint32_t)(i % n);
+    const int64_t from = first_at_least(indptr, indices, u, (uint64_t)b * slice);
+    const int64_t to = first_at_least(indptr, indices, u, (uint64_t)(b + 1) * slice);
+    counts[(uint64_t)b * (n + 1) + u + 1] = (uint32_t)(to - from);
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256)
+    sssp_slice_layout_copy(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
+                           uint32_t blocks, uint32_t slice, const uint32_t* offsets, int32_t* sliced_indices,
+                           double* sliced_weights) {
+  const uint32_t lane = threadIdx.x % 32;
+  const uint64_t total = (uint64_t)blocks * n;
+  const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
+  for (uint64_t i = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; i < total; i += warps) {
+    const uint32_t b = (uint32_t)(i / n), u = (uint32_t)(i % n);
+    const uint32_t to = offsets[(uint64_t)b * (n + 1) + u];
+    const uint32_t count = offsets[(uint64_t)b * (n + 1) + u + 1] - to;
+    if (count == 0) continue;
+    const int64_t from = first_at_least(indptr, indices, u, (uint64_t)b * slice);
+    for (uint32_t k = lane; k < count; k += 32) {
+      sliced_indices[to + k] = indices[from + k];
+      sliced_weights[to + k] = weights[from + k];
+    }
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(256)
     sssp_slice_dijkstra_grid(uint32_t n, uint32_t source, double limit, uint64_t* dist, const int32_t* sliced_indices,
                              const double* sliced_weights, const uint32_t* offsets, uint32_t table_in_shared,

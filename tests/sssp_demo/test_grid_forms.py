@@ -90,8 +90,8 @@ def shuffled_rows(g, seed):
 @pytest.mark.parametrize("threads", [1, 2, 5, 64])  # 64 > n: some slices are empty
 @pytest.mark.parametrize("seed", range(3))
 def test_sliced_rows_in_any_order(threads, seed):
-    """pardijkstra-sliced reads a row's edges by target slice: a row that is not sorted by target
-    is sorted on a copy first, and the distances are still exactly scipy's."""
+    """pardijkstra-sliced lays a row's edges out by the slice of their target, whatever their
+    order in the row: the distances are still exactly scipy's."""
     g = shuffled_rows(random_graph(seed, 60, 600, zero_frac=0.3), seed)
     assert not g.has_sorted_indices
     stats = check(g, seed, "pardijkstra-sliced", threads=threads)

@@ -77,7 +77,7 @@ enum ErrorSite : uint32_t {
   kSiteBrokerTurn = 15,    // Broker Queue: a committed ticket waiting for its slot's turn
   kSiteGridBarrier = 30,   // shortest paths (sssp_demo/include/sssp/grid.h): the software grid barrier
   kSiteFrontier = 31,      // shortest paths: a frontier or update list out of room (sssp/advance.h)
-  kSiteSliceRound = 32,    // pardijkstra-sliced (sssp/slice_dijkstra_grid.h): a slot wait or a target outside its slice
+  kSiteSliceRound = 32,    // pardijkstra-sliced (sssp/slice_dijkstra.h): a slot wait or a target outside its slice
   kSiteBenchDrain = 40,    // queue micro-benchmark (queue_bench.cuh): consumers outlasting producers
   // The wait-free queues (sites 20-29; 14-19 are left to other queues of the same wave).
   kSiteWfqEnqueue = 20,    // G-WFQ ring enqueue (wcq_ring.cuh): slot CAS or catch-up retries
