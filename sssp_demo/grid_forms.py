@@ -263,9 +263,16 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         fn((blocks,), (BLOCK,), (*graph, f64(w_min), heap_mem, heap_sizes, u32(d), u32(levels), dist, items,
                                  u32(item_cap), updates, mark, settled, batch, stats, ctl, u32(lanes), u32(ch),
                                  budget_ns, local, err))
-    flags = err.get()
-    raise_if_flagged(flags, f"{name}[cuda, {algorithm}]", f"{n} vertices, {g.m} edges, source {source}, "
-                                                          f"{blocks} blocks x {BLOCK}")
+    return _finish_run(g, algorithm, name, f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {BLOCK}",
+                       err, ctl, stats, dist, source, lanes, budget_s)
+
+
+def _finish_run(g: DeviceGraph, algorithm: str, kernel: str, context: str, err, ctl, stats, dist, source: int,
+                lanes: int, budget_s: float | None):
+    """The end of every GPU run: the error flag, the budget stop, then the predecessor passes."""
+    import cupy
+
+    raise_if_flagged(err.get(), f"{kernel}[cuda, {algorithm}]", context)
     if int(ctl.get()[ABORT_WORD]):
         raise OverBudget(f"{algorithm}: stopped after its time budget of {budget_s:g} s "
                          f"({int(stats.get()[0]):,} rounds done)")
@@ -373,14 +380,9 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
             np.uint32(table_in_shared))
     tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err)
     fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail), shared_mem=dynamic)
-    raise_if_flagged(err.get(), f"{name}[cuda, pardijkstra-sliced]",
-                     f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {width}, slice {slice_}")
-    if int(ctl.get()[ABORT_WORD]):
-        raise OverBudget(f"pardijkstra-sliced: stopped after its time budget of {budget_s:g} s "
-                         f"({int(stats.get()[0]):,} rounds done)")
-    pred = predecessors_cuda(g, dist, source, lanes)
-    names = ("rounds", "relaxations", "improvements", "heap_updates")
-    return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
+    return _finish_run(g, "pardijkstra-sliced", name,
+                       f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {width}, slice {slice_}",
+                       err, ctl, stats, dist, source, lanes, budget_s)
 
 
 def _ensure_stack(levels: int) -> None:
