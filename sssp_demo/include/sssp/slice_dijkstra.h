@@ -169,10 +169,11 @@ GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, cons
 struct SlotTournament {
   const SliceDijkstraState& s;
 
-  // The round's tournament: thread 0 publishes this slice's least key, the gathering warps (one
-  // slot a thread where the block is wide enough: the GPU's 256 threads cover 256 blocks, so
-  // every slot's loads are in flight at once) wait for every block's; their warps' results go to
-  // sc->got_*, then a block barrier. Returns how many warps' results there are.
+  // The round's tournament: warp 0 reduces the warps' minima and publishes this slice's least
+  // key; the gathering warps (one slot a thread where the block is wide enough: the GPU's 256
+  // threads cover 256 blocks, so every slot's loads are in flight at once) wait for every
+  // block's; their warps' results go to sc->got_*, then a block barrier. Returns how many warps'
+  // results there are.
   GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc,
                             uint32_t* rereads) const {
     const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
@@ -249,7 +250,7 @@ struct ClusterTournament {
 #endif
   }
 
-  // As SlotTournament's: thread 0 writes this slice's least key into its own shared memory, the
+  // As SlotTournament's: warp 0 writes this slice's least key into its own shared memory, the
   // cluster meets at its barrier, warp 0 reads every block's, its result goes to sc->got_*[0],
   // then a block barrier. The two candidates alternate by round parity, which the barrier makes
   // enough: round r + 2's is written after barrier r + 1, which every block reaches only after
@@ -379,11 +380,15 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
           grid.err.raise(gq::kCorrupt, gq::kSiteSliceRound, ((uint64_t)u << 32) | (v + lo));
           continue;
         }
+        // A self-loop never lowers u (fl(d_u + w) >= d_u), and is skipped: its atomic minimum
+        // could otherwise land after the settle below and clear the settled bit.
+        if (v + lo == u) continue;
         const double nd = du + weight[j];
         if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) ++improvements;
       }
     }
-    // The owner settles u (no relaxation of this round lowers it: its key is the least).
+    // The owner settles u: no thread of this round touches u's key (its only edges into u are
+    // self-loops, skipped above), so this plain write races with nothing.
     if (u - lo < count && grid.thread == 0) keys[u - lo] |= kSettledBit;
     grid.block_sync();
     lap(2);
