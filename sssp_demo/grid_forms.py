@@ -224,10 +224,10 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         raise GQError(f"--algorithm: {algorithm!r} has no GPU form; GPU forms: {', '.join(KERNELS)}")
     n, u32, u64, f64 = g.n, np.uint32, np.uint64, np.float64
     stem, name = KERNELS[algorithm]
-    fn = _module(stem).get_function(name)
     lanes, ch = advance_shape(g.mean_degree)
     if stem == "slice_dijkstra":
-        return _run_sliced(g, fn, source, limit, budget_s, lanes)
+        return _run_sliced(g, source, limit, budget_s, lanes)
+    fn = _module(stem).get_function(name)
     blocks = _blocks(stem, name)
     item_cap = n + -(-g.m // ch) + 1
     if item_cap >= 2**32:
@@ -299,20 +299,24 @@ def cluster_width(g: DeviceGraph) -> int:
     return 1024 if per_block > 512 else 512
 
 
-def sliced_shape(n: int, blocks: int | None = None, form: str = "grid") -> tuple[int, int, bool]:
-    """(blocks, vertices a block owns, whether a block's offset table fits in its shared memory
-    too) of pardijkstra-sliced's `form` on this GPU: the grid's one block per SM (or `blocks`, at
-    most that), or the cluster's CLUSTER_BLOCKS; each block's slice of keys in its shared memory.
-    Raises when the slice does not fit there."""
+@cache
+def _sliced_limits() -> tuple[int, int]:
+    """(SMs, shared memory a block may opt in to) of this GPU, read once."""
     import cupy
 
     attrs = cupy.cuda.Device().attributes
-    if form == "cluster":
-        blocks = CLUSTER_BLOCKS
-    else:
-        blocks = min(attrs["MultiProcessorCount"], blocks or attrs["MultiProcessorCount"])
+    return attrs["MultiProcessorCount"], attrs["MaxSharedMemoryPerBlockOptin"]
+
+
+def sliced_shape(n: int, form: str = "grid") -> tuple[int, int, bool]:
+    """(blocks, vertices a block owns, whether a block's offset table fits in its shared memory
+    too) of pardijkstra-sliced's `form` on this GPU: the grid's one block per SM, or the
+    cluster's CLUSTER_BLOCKS; each block's slice of keys in its shared memory. Raises when the
+    slice does not fit there."""
+    sms, optin = _sliced_limits()
+    blocks = CLUSTER_BLOCKS if form == "cluster" else sms
     slice_ = max(1, -(-n // blocks))
-    room = attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED
+    room = optin - SLICED_STATIC_SHARED
     if slice_ * 8 > room:
         raise OutOfReach(f"pardijkstra-sliced: {n:,} vertices do not fit: each of the {blocks} blocks keeps "
                          f"{slice_:,} keys (8 bytes each) in its shared memory, which has room for {room // 8:,}; "
@@ -331,19 +335,18 @@ def sliced_form(n: int) -> str:
     """The form "auto" picks: the cluster where its slices (n / CLUSTER_BLOCKS keys a block) fit."""
     try:
         sliced_shape(n, form="cluster")
-    except GQError:
+    except OutOfReach:
         return "grid"
     return "cluster"
 
 
-def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float | None, lanes: int, profile=None,
-                blocks: int | None = None, form: str = "auto", width: int | None = None):
+def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | None, lanes: int,
+                form: str = "auto", width: int | None = None, profile=None):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
-    persistent kernel, then the predecessor passes. `profile`: a CuPy uint64[4] the kernel adds
-    block 0's cycles in scan, tournament and relax, and its slot re-reads, to; `blocks`: fewer
-    blocks than SMs, `width`: the cluster form's block width (512 or 1024) instead of
-    cluster_width's choice (all three measuring aids); `form`: SLICED_FORMS. `fn`: a build of
-    the kernel that runs (a measuring build), or None for the module's."""
+    persistent kernel, then the predecessor passes. `form`: SLICED_FORMS. Measuring aids
+    (tools/gpu_slice_probe.py): `width`, the cluster form's block width (512 or 1024) instead of
+    cluster_width's choice; `profile`, a CuPy uint64[4] the kernel adds block 0's cycles in scan,
+    tournament and relax, and its slot re-reads, to."""
     import cupy
 
     n = g.n
@@ -355,10 +358,9 @@ def _run_sliced(g: DeviceGraph, fn, source: int, limit: float, budget_s: float |
         width = width or cluster_width(g)
         name = CLUSTER_KERNELS[width]
     else:
-        width, name = width or BLOCK, SLICED_KERNELS["grid"]
-    if fn is None or fn.name != name:
-        fn = _module("slice_dijkstra").get_function(name)
-    blocks, slice_, table_in_shared = sliced_shape(n, blocks, form)
+        width, name = BLOCK, SLICED_KERNELS["grid"]
+    fn = _module("slice_dijkstra").get_function(name)
+    blocks, slice_, table_in_shared = sliced_shape(n, form)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
         raise GQError(f"{name} uses {static} bytes of static shared memory, more than the "

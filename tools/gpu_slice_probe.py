@@ -2,11 +2,12 @@
 
     python3 tools/gpu_slice_probe.py [EDGES ...]        (default: 1000000 30000000)
 
-For each seed DAG (n = 30,000) and each build in VARIANTS (the two shipped forms, and measuring
-builds given by their -D defines and block width), runs pardijkstra-sliced with block 0's profile counters on
-(sssp/slice_dijkstra.h: SM cycles in the slice scan, the tournament and the relaxation, and
-how often its thread 0 re-read a slot not yet published: grid form only) and prints the median time of 5 runs, the
-time per round and the split of a round, checked against the closed form dist(v) = v.
+For each seed DAG (n = 30,000) and each variant in VARIANTS (the grid form, and the cluster form
+at both of its block widths), runs pardijkstra-sliced with block 0's profile counters on
+(sssp/slice_dijkstra.h: SM cycles in the slice scan, the tournament and the relaxation, and how
+often its thread 0 re-read a slot not yet published: grid form only) and prints the median time
+of 5 runs, the time per round and the split of a round, checked against the closed form
+dist(v) = v.
 """
 
 from __future__ import annotations
@@ -20,21 +21,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from queues_cuda.build import INCLUDE_DIR, cuda_module
 from sssp_demo import generators
-from sssp_demo.grid_forms import INCLUDE_DIR as SSSP_INCLUDE
-from sssp_demo.grid_forms import KERNEL_DIR, DeviceGraph, _run_sliced, advance_shape
+from sssp_demo.grid_forms import DeviceGraph, _run_sliced, advance_shape
 from sssp_demo.sssp import as_csr
 
-# name: (form, threads a block or None for the form's, -D defines)
-VARIANTS = {"grid": ("grid", None, ()), "cluster x512": ("cluster", 512, ()), "cluster x1024": ("cluster", 1024, ())}
+# name: (form, threads a block, or None for the form's own choice)
+VARIANTS = {"grid": ("grid", None), "cluster x512": ("cluster", 512), "cluster x1024": ("cluster", 1024)}
 # Measured and dropped (benchmarks/results/README.md, runs 35-42): packed slots, a sleep after
 # every poll, 66/33/16 blocks instead of one per SM, cluster blocks of 256 threads, and in the
 # cluster every warp reading every warp's minimum instead of one block barrier.
-KERNEL = {("grid", None): "sssp_slice_dijkstra_grid", ("cluster", 512): "sssp_slice_dijkstra_cluster",
-          ("cluster", 1024): "sssp_slice_dijkstra_cluster_wide"}
-# Packed slots and a sleep after every poll were slower (run 37), and so were 66, 33 and 16
-# blocks instead of one per SM (run 36).
 N = 30_000
 
 
@@ -44,23 +39,20 @@ def main() -> int:
     edges = [int(a) for a in sys.argv[1:]] or [1_000_000, 30_000_000]
     clock_khz = cupy.cuda.Device().attributes["ClockRate"]
     print(f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}, SM clock {clock_khz / 1e6:.2f} GHz (attribute)")
-    fns = {name: cuda_module(0, defines, KERNEL_DIR / "slice_dijkstra.cu", include_dirs=(INCLUDE_DIR, SSSP_INCLUDE))
-           .get_function(KERNEL[form, width]) for name, (form, width, defines) in VARIANTS.items()}
     print(f"{'edges':>12s} {'variant':16s} {'ms':>8s} {'us/round':>9s} {'scan':>6s} {'tourn':>6s} {'relax':>6s} "
           f"{'rereads/round':>13s}  exact")
     for m in edges:
         dg = DeviceGraph.upload(*as_csr(generators.seed_dag(N, m, 1)))
         lanes, _ = advance_shape(dg.mean_degree)
         want = np.arange(N, dtype=np.float64)
-        for name, fn in fns.items():
-            form, width, _ = VARIANTS[name]
+        for name, (form, width) in VARIANTS.items():
             seconds, exact = [], True
             profile = cupy.zeros(4, cupy.uint64)
             for i in range(6):
                 profile.fill(0)
                 start, end = cupy.cuda.Event(), cupy.cuda.Event()
                 start.record()
-                dist, _, stats = _run_sliced(dg, fn, 0, np.inf, None, lanes, profile=profile, form=form, width=width)
+                dist, _, stats = _run_sliced(dg, 0, np.inf, None, lanes, form=form, width=width, profile=profile)
                 end.record()
                 end.synchronize()
                 exact = exact and bool(np.array_equal(dist.get(), want))

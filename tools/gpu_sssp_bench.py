@@ -178,7 +178,7 @@ def sweep(record: dict, out: Path) -> None:
             exact = bool(np.array_equal(dist.get(), want)) and bool(np.array_equal(pred.get()[1:], want[:-1]))
             last[algorithm] = (m, statistics.median(seconds))
             rows.append(row_of(algorithm, seconds, warm, stats, exact))
-            if dg.sliced:  # pardijkstra-sliced's edge layout, made once per graph (in the warm-up run)
+            if algorithm == "pardijkstra-sliced":  # its edge layout, made once per graph (in the warm-up run)
                 rows[-1]["layout_seconds"] = next(iter(dg.sliced.values()))[3]
                 log(f"  {algorithm}: edge layout made once in {rows[-1]['layout_seconds'] * 1e3:.1f} ms")
             log(f"  {algorithm}: median {statistics.median(seconds) * 1e3:.2f} ms of {len(seconds)} "

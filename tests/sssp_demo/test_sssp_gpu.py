@@ -195,7 +195,7 @@ def test_sliced_forms(form):
 
     def run(g, source=0, limit=np.inf, budget_s=None):
         dg = DeviceGraph.upload(*as_csr(g))
-        dist, pred, stats = _run_sliced(dg, None, source, limit, budget_s, 1, form=form)
+        dist, pred, stats = _run_sliced(dg, source, limit, budget_s, 1, form=form)
         return dist.get(), pred.get(), stats
 
     g = shuffled_rows(random_graph(8, 3000, 60_000, zero_frac=0.2), 8)
