@@ -45,6 +45,11 @@ MAX_BATCH = 4096  # sssp::kMaxBatch: block 0 sorts a BulkUpdate batch in shared 
 #: A round with at most this many block-widths of lanes' work runs on block 0 alone (no grid
 #: barrier): local_items = LOCAL_PASSES * BLOCK / lanes.
 LOCAL_PASSES = 4
+#: Items in each of block 0's own frontier lists in near-far's local rounds (sssp::kOwnItems, the
+#: kernel's shared arrays: a launch may ask for fewer, to exercise the spill).
+OWN_ITEMS = 2048
+#: Device-list items beyond n + m / ch that those rounds may need (sssp::local_spare).
+LOCAL_SPARE = 4096
 WORDS = 16         # control words (barrier, abort, the algorithm's counters; see the headers)
 ABORT_WORD = 2     # sssp::kAbort
 INF_BITS = 0x7FF0000000000000
@@ -104,14 +109,16 @@ class DeviceGraph:
 
     @classmethod
     def upload(cls, indptr: np.ndarray, indices: np.ndarray, weights: np.ndarray, n: int) -> DeviceGraph:
+        """Copies the arrays as they are (a planner's int32 rows and float32 weights are half the
+        bytes) and widens them on the GPU, where the summaries are taken too."""
         import cupy
 
-        indptr = np.asarray(indptr, np.int64)
-        deg = np.diff(indptr)
+        d_indptr = cupy.asarray(indptr).astype(cupy.int64, copy=False)
+        d_indices = cupy.asarray(indices).astype(cupy.int32, copy=False)
+        d_weights = cupy.asarray(weights).astype(cupy.float64, copy=False)
         m = int(indptr[-1]) if n else 0
-        w = np.asarray(weights, np.float64)
-        return cls(cupy.asarray(indptr), cupy.asarray(np.asarray(indices, np.int32)), cupy.asarray(w), n, m,
-                   float(w.min()) if m else 0.0, m / n if n else 0.0, int(deg.max(initial=0)))
+        return cls(d_indptr, d_indices, d_weights, n, m, float(d_weights.min()) if m else 0.0, m / n if n else 0.0,
+                   int(cupy.diff(d_indptr).max()) if n else 0)
 
     def sliced_edges(self, blocks: int, slice_: int) -> tuple:
         """pardijkstra-sliced's layout (sssp/slice_dijkstra.h, SlicedEdges): the edges
@@ -200,6 +207,19 @@ def _blocks(stem: str, name: str) -> int:
     return max(1, min(resident, sms * BLOCKS_PER_SM))
 
 
+def warm_up(algorithm: str) -> None:
+    """Start the GPU's context and load the kernels `algorithm` runs (its own and the
+    predecessor pass), so that a run timed next times the work, not the start-up."""
+    import cupy
+
+    cupy.zeros(1).get()
+    stem, name = KERNELS[algorithm]
+    names = {*SLICED_KERNELS.values(), *CLUSTER_KERNELS.values()} if stem == "slice_dijkstra" else {name}
+    for kernel in names:
+        _module(stem).get_function(kernel)
+    _module("predecessors").get_function("sssp_predecessor_pass")
+
+
 def kernel_shape(algorithm: str) -> dict:
     """Blocks, threads and the compile's register count of an algorithm's kernel (for logs; for
     pardijkstra-sliced, its cluster form, which graphs of up to about 230,000 vertices take)."""
@@ -215,9 +235,11 @@ def kernel_shape(algorithm: str) -> dict:
 
 
 def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf, d: int = 1,
-             delta: float = 1.0, budget_s: float | None = None):
+             delta: float = 1.0, budget_s: float | None = None, own_cap: int = OWN_ITEMS):
     """Shortest paths on the GPU: (dist float64, pred int64 with -9999, stats dict), CuPy arrays.
-    The work is queued on the current stream; reading the stats synchronises."""
+    The work is queued on the current stream; reading the stats synchronises. `own_cap` (near-far
+    and bellman-ford, 1..OWN_ITEMS): block 0's own frontier lists in its local rounds; smaller
+    only to test their spill into the device lists."""
     import cupy
 
     if algorithm not in KERNELS:
@@ -229,7 +251,10 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         return _run_sliced(g, source, limit, budget_s, lanes)
     fn = _module(stem).get_function(name)
     blocks = _blocks(stem, name)
-    item_cap = n + -(-g.m // ch) + 1
+    if stem == "near_far" and not 1 <= own_cap <= OWN_ITEMS:
+        raise GQError(f"own_cap: expected 1..{OWN_ITEMS}, got {own_cap!r}")
+    # near-far's local rounds may spill past n + m / ch (sssp::local_spare)
+    item_cap = n + -(-g.m // ch) + 1 + (LOCAL_SPARE + own_cap if stem == "near_far" else 0)
     if item_cap >= 2**32:
         raise GQError(f"graph too large for the GPU forms: {item_cap} work items do not fit 32-bit counters")
     dist = cupy.full(n, INF_BITS, cupy.uint64)
@@ -248,7 +273,8 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         in_far = cupy.zeros(n, cupy.uint32)
         nearest = cupy.full(2, INF_BITS, cupy.uint64)
         fn((blocks,), (BLOCK,), (*graph, f64(step), dist, items[0], items[1], u32(item_cap), far[0], far[1], in_far,
-                                 mark, nearest, stats, ctl, u32(lanes), u32(ch), budget_ns, local, err))
+                                 mark, nearest, stats, ctl, u32(lanes), u32(ch), budget_ns, local, u32(own_cap),
+                                 err))
     else:
         d = max(1, min(int(d), MAX_BATCH))
         levels = levels_for(n, d)
@@ -452,10 +478,11 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK) -> list:
 
 def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, limit: float = np.inf,
                  d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4, local_items: int = 2,
-                 sliced_form: str = "grid"):
+                 sliced_form: str = "grid", own_cap: int = OWN_ITEMS):
     """The grid forms on the CPU build: `threads` one-thread blocks, `ch` edges per work item,
-    rounds of at most `local_items` items on block 0 alone; pardijkstra-sliced with the grid's
-    tournament or the cluster's (`sliced_form`). Returns (dist, pred, stats dict) as NumPy arrays."""
+    rounds of at most `local_items` items on block 0 alone (near-far's in own lists of `own_cap`
+    items, spilling past them); pardijkstra-sliced with the grid's tournament or the cluster's
+    (`sliced_form`). Returns (dist, pred, stats dict) as NumPy arrays."""
     from .sssp import _library
 
     lib = _library()
@@ -470,7 +497,8 @@ def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, 
     graph = (ptr(indptr), ptr(indices), ptr(weights), n, int(source), float(limit))
     if algorithm in ("near-far", "bellman-ford"):
         step = np.inf if algorithm == "bellman-ford" else float(delta)
-        lib.sssp_grid_near_far(*graph, step, threads, ch, local_items, ptr(dist), ptr(pred), ptr(out), ptr(err))
+        lib.sssp_grid_near_far(*graph, step, threads, ch, local_items, max(1, int(own_cap)), ptr(dist), ptr(pred),
+                               ptr(out), ptr(err))
     elif algorithm in ("pardijkstra", "pardijkstra-batched"):
         w_min = (float(weights.min()) if weights.size else 0.0) if algorithm == "pardijkstra-batched" else -1.0
         lib.sssp_grid_par_dijkstra(*graph, w_min, max(1, min(int(d), MAX_BATCH)), threads, ch, local_items,

@@ -28,6 +28,7 @@ scipy's where two shortest paths tie, but every one of them realises its vertex'
 from __future__ import annotations
 
 import ctypes
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -54,6 +55,11 @@ class SsspStats:
     relaxations: int = 0     # edges examined
     improvements: int = 0    # relaxations that lowered a tentative distance
     heap_updates: int = 0    # entries handed to BulkUpdate
+    # Wall seconds by phase (added to): the graph's copy to the GPU, the search (with the
+    # predecessors; all of a CPU run), the results' copy back.
+    upload_seconds: float = 0.0
+    search_seconds: float = 0.0
+    download_seconds: float = 0.0
 
 
 @lru_cache(maxsize=None)
@@ -71,7 +77,7 @@ def _library() -> ctypes.CDLL:
     lib.sssp_near_far.restype = u32
     lib.sssp_near_far.argtypes = [p, p, p, u32, u32, f64, f64, p, p, p]
     lib.sssp_grid_near_far.restype = u32
-    lib.sssp_grid_near_far.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, u32, p, p, p, p]
+    lib.sssp_grid_near_far.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, u32, u32, p, p, p, p]
     lib.sssp_grid_par_dijkstra.restype = u32
     lib.sssp_grid_par_dijkstra.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, u32, u32, p, p, p, p]
     lib.sssp_grid_slice_dijkstra.restype = u32
@@ -101,8 +107,10 @@ def resolve_backend(algorithm: str, backend: str) -> str:
     return "cpu" if algorithm == "scipy" else used
 
 
-def as_csr(csgraph):
-    """The graph as (indptr int64, indices int32, weights float64, n), checked."""
+def as_csr(csgraph, native: bool = False):
+    """The graph as (indptr int64, indices int32, weights float64, n), checked. `native`: the
+    arrays as they come (float32 or float64 weights; the GPU path converts them on the device,
+    a third of the bytes to copy for a planner's graph)."""
     import scipy.sparse as sp
 
     if not sp.issparse(csgraph) and hasattr(csgraph, "get") and hasattr(csgraph, "tocsr"):
@@ -112,11 +120,14 @@ def as_csr(csgraph):
         raise GQError(f"csgraph: expected a square matrix, got shape {g.shape}")
     if g.shape[0] >= 2**31:
         raise GQError(f"csgraph: at most 2^31 - 1 vertices, got {g.shape[0]}")
-    w = np.asarray(g.data, np.float64)
+    keep = native and g.data.dtype in (np.float32, np.float64)
+    w = g.data if keep else np.asarray(g.data, np.float64)
     if w.size and not np.isfinite(w).all():
         raise GQError("csgraph: edge weights must be finite; found NaN or inf")
     if w.size and w.min() < 0:
         raise GQError(f"csgraph: negative edge weight {w.min()}; shortest paths here need weights >= 0")
+    if native:
+        return g.indptr, g.indices, w, g.shape[0]
     return np.asarray(g.indptr, np.int64), np.asarray(g.indices, np.int32), w, g.shape[0]
 
 
@@ -127,36 +138,42 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
     check_choices(algorithm, backend)
     if not limit >= 0:
         raise GQError(f"limit: expected a number >= 0, got {limit!r}")
-    indptr, idx, w, n = as_csr(csgraph)
+    used = resolve_backend(algorithm, backend)
+    indptr, idx, w, n = as_csr(csgraph, native=used == "cuda")
     sources = np.atleast_1d(np.asarray(indices))
     if sources.dtype.kind not in "iu" or sources.ndim != 1:
         raise GQError(f"indices: expected a vertex number or a list of them, got {indices!r}")
     for s in sources:
         if not 0 <= s < n:
             raise GQError(f"source {int(s)} is out of range: the graph has {n} vertices (0..{n - 1})")
-    if d is None:
-        d = int(np.diff(indptr).max(initial=1)) if n else 1
+    if d is None:  # the batch only parDijkstra's heap uses: a pass over the rows spared the others
+        d = int(np.diff(indptr).max(initial=1)) if n and algorithm in ("pardijkstra", "pardijkstra-batched") else 1
     d = max(1, min(int(d), MAX_BATCH))
     if delta is None:
-        delta = near_far_delta(w, n)
+        delta = near_far_delta(w, n) if algorithm == "near-far" else 1.0
     if not delta > 0:
         raise GQError(f"delta: expected a number > 0, got {delta!r}")
-    used = resolve_backend(algorithm, backend)
     dist = np.empty((len(sources), n), np.float64)
     pred = np.empty((len(sources), n), np.int64)
     device_graph = None
+    stats = stats if stats is not None else SsspStats()
     for row, s in enumerate(sources):
+        started = time.perf_counter()
         if used == "cuda":
             from . import grid_forms
 
             if device_graph is None:
                 device_graph = grid_forms.DeviceGraph.upload(indptr, idx, w, n)
+                stats.upload_seconds += time.perf_counter() - started
+                started = time.perf_counter()
             d_dist, d_pred, run_stats = grid_forms.run_cuda(device_graph, int(s), algorithm, limit=limit, d=d,
-                                                             delta=delta)
+                                                             delta=delta)  # synchronised: its stats are read
+            stats.search_seconds += time.perf_counter() - started
+            started = time.perf_counter()
             dist[row], pred[row] = d_dist.get(), d_pred.get()
-            if stats is not None:
-                for name, value in run_stats.items():
-                    setattr(stats, name, getattr(stats, name) + value)
+            stats.download_seconds += time.perf_counter() - started
+            for name, value in run_stats.items():
+                setattr(stats, name, getattr(stats, name) + value)
             continue
         if algorithm == "scipy":
             import scipy.sparse as sp
@@ -165,15 +182,16 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
             g = sp.csr_matrix((w, idx, indptr), shape=(n, n))
             dist[row], p = dijkstra(g, indices=int(s), return_predecessors=True, limit=limit)
             pred[row] = p
+            stats.search_seconds += time.perf_counter() - started
             continue
         if algorithm == "pardijkstra-sliced":
             from .grid_forms import run_cpu_grid
 
             dist[row], pred[row], run_stats = run_cpu_grid(indptr, idx, w, n, int(s), algorithm, limit=limit,
                                                            threads=SLICED_CPU_THREADS)
-            if stats is not None:
-                for name, value in run_stats.items():
-                    setattr(stats, name, getattr(stats, name) + value)
+            stats.search_seconds += time.perf_counter() - started
+            for name, value in run_stats.items():
+                setattr(stats, name, getattr(stats, name) + value)
             continue
         lib = _library()
         out = np.zeros(4, np.uint64)
@@ -188,9 +206,9 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
             w_min = (float(w.min()) if w.size else 0.0) if algorithm == "pardijkstra-batched" else -1.0
             lib.sssp_par_dijkstra(*graph, w_min, d, ptr(dist[row]), ptr(pred[row]), ptr(out), ptr(err))
         raise_if_flagged(err, f"sssp_{algorithm}[cpu]", f"{n} vertices, source {int(s)}, d={d}")
-        if stats is not None:
-            for name, value in zip(("rounds", "relaxations", "improvements", "heap_updates"), out):
-                setattr(stats, name, getattr(stats, name) + int(value))
+        stats.search_seconds += time.perf_counter() - started
+        for name, value in zip(("rounds", "relaxations", "improvements", "heap_updates"), out):
+            setattr(stats, name, getattr(stats, name) + int(value))
     if np.ndim(indices) == 0:
         dist, pred = dist[0], pred[0]
     return (dist, pred) if return_predecessors else dist
@@ -200,7 +218,7 @@ def near_far_delta(weights: np.ndarray, n: int) -> float:
     """Davidson et al.'s Delta: warp width (32) x mean edge weight / mean out-degree."""
     if weights.size == 0 or n == 0:
         return 1.0
-    return davidson_delta(float(weights.mean()), weights.size / n)
+    return davidson_delta(float(weights.mean(dtype=np.float64)), weights.size / n)
 
 
 def davidson_delta(mean_weight: float, mean_degree: float) -> float:

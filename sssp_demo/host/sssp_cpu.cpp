@@ -108,18 +108,21 @@ uint32_t sssp_near_far(const int64_t* indptr, const int32_t* indices, const doub
 }
 
 // Grid forms (`ch` edges per work item; the CPU's warp is one lane, so one lane per item; rounds
-// of at most `local_items` items run on block 0 alone).
+// of at most `local_items` items run on block 0 alone, near-far's with its own lists of
+// `own_cap` items: the GPU's shared memory).
 uint32_t sssp_grid_near_far(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
                             uint32_t source, double limit, double delta, uint32_t threads, uint32_t ch,
-                            uint32_t local_items, double* dist, int64_t* pred, uint64_t* stats, uint32_t* err_words) {
+                            uint32_t local_items, uint32_t own_cap, double* dist, int64_t* pred, uint64_t* stats,
+                            uint32_t* err_words) {
   const sssp::Csr g{indptr, indices, weights, n};
   std::vector<uint64_t> bits = start_bits(n, source);
-  const uint32_t item_cap = n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1;
-  std::vector<uint64_t> items0(item_cap), items1(item_cap), nearest(2, sssp::kInfBits);
-  std::vector<uint32_t> far0(n), far1(n), in_far(n, 0), mark(n, 0), ctl(sssp::kNfWords, 0);
+  const uint32_t item_cap = n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1 + sssp::local_spare(own_cap);
+  std::vector<uint64_t> items0(item_cap), items1(item_cap), nearest(2, sssp::kInfBits), own0(own_cap), own1(own_cap);
+  std::vector<uint32_t> far0(n), far1(n), in_far(n, 0), mark(n, 0), ctl(sssp::kNfWords, 0), own_count(2, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
-  const sssp::NearFarState s{bits.data(), {items0.data(), items1.data()}, item_cap, {far0.data(), far1.data()},
-                             in_far.data(), mark.data(), nearest.data(), stats, 1, ch, 0, local_items};
+  const sssp::NearFarState s{bits.data(),   {items0.data(), items1.data()}, item_cap, {far0.data(), far1.data()},
+                             in_far.data(), mark.data(), nearest.data(), stats, 1, ch, 0, local_items,
+                             {own0.data(), own1.data()}, own_count.data(), own_cap};
   run_grid(threads, ctl.data(), err_words,
            [&](const sssp::Grid& grid) { sssp::near_far_grid(grid, g, source, limit, delta, s); });
   finish(g, source, bits, dist, pred);

@@ -50,6 +50,28 @@ def test_grid_forms_on_the_seed_dag(algorithm, local):
         assert stats["relaxations"] == g.nnz  # every vertex settled once, every edge relaxed once
 
 
+@pytest.mark.parametrize("algorithm", ["near-far", "bellman-ford"])
+@pytest.mark.parametrize("own_cap", [1, 3, 17, 2048])
+@pytest.mark.parametrize("seed", range(4))
+def test_local_rounds_in_own_lists(algorithm, own_cap, seed):
+    """Block 0's local rounds keep their frontiers in own lists of `own_cap` items (the GPU's
+    shared memory) and spill past them into the device list: tiny lists spill nearly every round;
+    ch = 1 gives vertices of many chunks, which still go in once (the mark exchange)."""
+    g = random_graph(seed, 300, 1500, zero_frac=0.3 if seed % 2 else 0.0)
+    check(g, seed, algorithm, delta=3.0, threads=3, ch=1 + seed % 3, local_items=10**6, own_cap=own_cap)
+
+
+@pytest.mark.parametrize("algorithm", ["near-far", "bellman-ford"])
+@pytest.mark.parametrize("own_cap", [2, 2048])
+def test_local_rounds_on_a_maze(algorithm, own_cap):
+    """A maze is one long corridor tree: thousands of small rounds, past kMaxLocalRounds in a row."""
+    from sssp_demo import maps
+
+    g, _ = maps.grid_graph(maps.generate_maze(301, 3), dtype=np.float64)
+    stats = check(g, 0, algorithm, delta=32.0, threads=2, ch=4, local_items=1024, own_cap=own_cap)
+    assert stats["rounds"] > 1024
+
+
 @pytest.mark.parametrize("delta", [1e-6, 0.5, 5.0, 1e9])
 def test_near_far_any_delta(delta):
     """Tiny deltas make the threshold jump many steps per far phase (raise_threshold's division);

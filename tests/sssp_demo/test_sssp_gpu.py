@@ -93,6 +93,24 @@ def test_random_graphs(algorithm, seed, n, m):
     run_and_check(g, seed % n, algorithm, f"random seed={seed} zeros={'30%' if seed % 2 else 'none'}")
 
 
+@pytest.mark.parametrize("algorithm", ["near-far", "bellman-ford"])
+@pytest.mark.parametrize("own_cap", [1, 5, 2048])
+@pytest.mark.parametrize("graph", ["random", "maze"])
+def test_local_rounds_in_own_lists(algorithm, own_cap, graph):
+    """Block 0's local rounds keep their frontiers in shared memory (own lists, 2,048 items)
+    and spill past them into the device lists: own_cap 1 and 5 spill nearly every round. The maze
+    (a tree of corridors, thousands of small rounds) is what they are for."""
+    from sssp_demo import maps
+
+    if graph == "maze":
+        g, _ = maps.grid_graph(maps.generate_maze(513, 2), dtype=np.float64)
+    else:
+        g = random_graph(7, 20_000, 100_000, zero_frac=0.3)
+    stats = run_and_check(g, 0, algorithm, f"{graph} own_cap={own_cap}", own_cap=own_cap)
+    if graph == "maze":
+        assert stats["rounds"] > 2048
+
+
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
 @pytest.mark.parametrize("delta", [None, 1e-3, 1e9])
 def test_non_integer_weights_bit_for_bit(algorithm, delta):

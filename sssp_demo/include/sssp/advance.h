@@ -3,7 +3,8 @@
 //
 // Distances live as the bit patterns of float64 (`DistBits`). Non-negative doubles, +inf
 // included, order exactly like their bits read as uint64, so "lower the distance" is a 64-bit
-// atomic minimum on the bits: a CAS loop that ends because every failed CAS saw a smaller value.
+// atomic minimum on the bits (the GPU's 64-bit atomicMin; on the CPU a CAS loop that ends because
+// every failed CAS saw a smaller value).
 // The value stored is the same float64 sum dist[u] + w that scipy's dijkstra forms, so results are
 // exact, not merely close: every algorithm here reaches the least fixpoint of
 // d[v] = min_u fl(d[u] + w(u, v)), which is what Dijkstra's algorithm computes in float64 too
@@ -47,16 +48,33 @@ GQ_HD GQ_INLINE double read_distance(const uint64_t* bits, uint32_t v) {
 }
 
 // Lower dist[v] to `nd` if that is smaller; true iff this call lowered it. Relaxed: rounds are
-// ordered by the grid barrier, and within a round only the minimum matters.
+// ordered by the grid barrier, and within a round only the minimum matters. The GPU reads first
+// and takes the atomic minimum only if it would lower: a hub's thousands of non-improving
+// relaxations a round then cost loads, not atomics serialised on one L2 line.
 GQ_HD GQ_INLINE bool lower_distance(uint64_t* bits, uint32_t v, double nd) {
   const uint64_t want = to_bits(nd);
   uint64_t seen = gq::load<gq::mo::relaxed>(bits + v);
+#if GQ_DEVICE_BUILD
+  return want < seen && atomicMin(reinterpret_cast<unsigned long long*>(bits + v), want) > want;
+#else
   while (want < seen) {
     const uint64_t found = gq::cas<gq::mo::relaxed>(bits + v, seen, want);
     if (found == seen) return true;
     seen = found;
   }
   return false;
+#endif
+}
+
+// lower_distance without the read first: one device-memory round trip where the read would add
+// a second to a short round's critical path (block 0's local rounds: few items, no contention).
+GQ_HD GQ_INLINE bool lower_distance_now(uint64_t* bits, uint32_t v, double nd) {
+#if GQ_DEVICE_BUILD
+  const unsigned long long want = (unsigned long long)to_bits(nd);
+  return atomicMin(reinterpret_cast<unsigned long long*>(bits + v), want) > want;
+#else
+  return lower_distance(bits, v, nd);
+#endif
 }
 
 // Warp-aggregated append: every lane of the warp calls this together, lane i asking for count_i
@@ -108,6 +126,22 @@ GQ_HD GQ_INLINE void push_chunks(const Csr& g, const ItemList& out, uint32_t ch,
   const uint32_t at = warp_append(out.count, n, out.cap, err);
   if (at == out.cap) return;
   for (uint32_t c = 0; c < n; ++c) out.items[at + c] = ((uint64_t)c << 32) | v;
+}
+
+// Warp-wide: each lane appends `nch` chunks of v (0: none) to `own`, a list of `own_cap` items
+// in the block's shared memory, while they fit; the chunks past its end go to `spill`. `own` is
+// filled without holes, and its counter keeps counting past own_cap, so a count above own_cap
+// says that something spilled.
+GQ_HD GQ_INLINE void push_chunks_own(uint64_t* own, uint32_t* own_count, uint32_t own_cap, const ItemList& spill,
+                                     uint32_t v, uint32_t nch, const gq::ErrorFlag& err) {
+  if (!gq::ballot(kFullWarp, nch != 0u)) return;
+  const uint32_t at = warp_append(own_count, nch, ~0u, err);
+  const uint32_t fit = at >= own_cap ? 0u : (nch < own_cap - at ? nch : own_cap - at);
+  for (uint32_t c = 0; c < fit; ++c) own[at + c] = ((uint64_t)c << 32) | v;
+  if (!gq::ballot(kFullWarp, fit < nch)) return;
+  const uint32_t to = warp_append(spill.count, nch - fit, spill.cap, err);
+  if (to == spill.cap) return;
+  for (uint32_t c = fit; c < nch; ++c) spill.items[to + c - fit] = ((uint64_t)c << 32) | v;
 }
 
 // Warp-wide: each lane with `want` appends vertex v to a plain vertex list.

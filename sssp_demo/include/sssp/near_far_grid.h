@@ -15,6 +15,15 @@
 // Words (after grid.h's): three item-list lengths used in rotation (round r reads r % 3, fills
 // (r + 1) % 3, and its leader clears (r + 2) % 3, which nobody touches in round r), the two
 // far-pile lengths; two 64-bit slots (NearFarState::nearest) hold the far phases' minima.
+//
+// Small frontiers (a maze's corridors, a road graph's edge of the search) are block 0's alone:
+// it runs local rounds while the others wait at one grid barrier. Those rounds keep their
+// frontiers in block 0's shared memory (`own`), counted there, so a local round's critical path
+// is three device-memory round trips (u's row and distance, its edges, the atomic minimum with
+// v's row read beside it) and two block barriers. A one-chunk vertex goes in without the `mark`
+// exchange (a vertex lowered twice in a round is then relaxed twice, with the same distance: the
+// second finds nothing to lower), so a round's items stay at most its relaxations. What does not
+// fit `own` spills to the device list, and block 0 then hands the frontier back to the grid.
 #pragma once
 #include "advance.h"
 
@@ -40,7 +49,19 @@ struct NearFarState {
   uint32_t lanes, ch;    // advance shape
   uint64_t budget_ns;    // 0: none; else the leader stops the grid (kAbort) once past it
   uint32_t local_items;  // frontiers of at most this many items are relaxed by block 0 alone
+  uint64_t* own[2];      // block 0's frontiers in its local rounds, own_cap items each (GPU: shared memory)
+  uint32_t* own_count;   // [2] their lengths (GPU: shared memory)
+  uint32_t own_cap;
 };
+
+// The GPU kernel's own lists, items each (kernels/near_far.cu): twice the largest local round
+// the launchers allow (LOCAL_PASSES x BLOCK = 1,024 one-lane items).
+constexpr uint32_t kOwnItems = 2048;
+
+// Spare items the device lists need beyond n + m / ch for block 0's local rounds: a round's
+// own list spills at most its relaxations (LOCAL_PASSES x BLOCK x 4 = 4,096 at most, the
+// launchers' shapes), and `own` is copied after them when block 0 hands the frontier back.
+GQ_HD GQ_INLINE uint32_t local_spare(uint32_t own_cap) { return 4096u + own_cap; }
 
 // The smallest threshold + k * delta (k >= 1) above `nearest` (> threshold), found by one division
 // and a few steps; where delta is too small to move a threshold that large, the next double above
@@ -68,10 +89,18 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
   bool go = grid.sync();
   // One near round over `who` (the grid, or block 0 alone): relax the current frontier's items,
   // fill the next one and the far pile; the leader clears the list two rounds ahead.
-  auto near_round = [&](const Grid& who, uint32_t nitems) {
+  auto end_round = [&]() {
+    if (grid.leader()) {
+      gq::store<gq::mo::relaxed>(ctl + kNfItems0 + (r + 2) % 3, 0u);
+      ++rounds;
+      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+    }
+    ++r;
+  };
+  auto near_round = [&](uint32_t nitems) {
     const uint32_t stamp = ++gen;
     const ItemList next{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
-    advance(who, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
+    advance(grid, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
       bool near = false, far = false;
       uint32_t v = 0;
       if (live) {
@@ -87,12 +116,33 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
       push_chunks(g, next, s.ch, v, near, err);
       push_vertex(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
     });
-    if (grid.leader()) {
-      gq::store<gq::mo::relaxed>(ctl + kNfItems0 + (r + 2) % 3, 0u);
-      ++rounds;
-      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
-    }
-    ++r;
+    end_round();
+  };
+  // One of block 0's local rounds (`blk`: block 0 as a grid of one): the frontier `cur` of
+  // `nitems` items (the device list, or one of its own), the next into own[to] while it fits.
+  auto local_round = [&](const Grid& blk, const uint64_t* cur, uint32_t nitems, uint32_t to) {
+    const uint32_t stamp = ++gen;
+    const ItemList spill{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
+    advance(blk, g, s.dist, cur, nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
+      bool far = false;
+      uint32_t v = 0, nch = 0;
+      if (live) {
+        ++relaxations;
+        v = (uint32_t)g.indices[k];
+        const double nd = du + g.weights[k];
+        if (nd <= limit) {
+          const uint32_t chunks = chunks_of(g, v, s.ch);  // read before the atomic: the two overlap
+          if (lower_distance_now(s.dist, v, nd)) {
+            ++improvements;
+            if (nd >= threshold) far = gq::exchange<gq::mo::relaxed>(s.in_far + v, 1u) == 0u;
+            else if (chunks <= 1u || gq::exchange<gq::mo::relaxed>(s.mark + v, stamp) != stamp) nch = chunks;
+          }
+        }
+      }
+      push_chunks_own(s.own[to], s.own_count + to, s.own_cap, spill, v, nch, err);
+      push_vertex(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
+    });
+    end_round();
   };
   while (go) {
     const uint32_t nitems = gq::load<gq::mo::relaxed>(ctl + kNfItems0 + r % 3);
@@ -101,16 +151,38 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
       // empties or outgrows it, then tells everyone where it is: one grid barrier for the lot.
       if (grid.block == 0) {
         const Grid blk = grid.block_only();
+        if (grid.thread == 0) s.own_count[0] = s.own_count[1] = 0u;
         grid.wait_for_others();  // they have read this round's length; block 0 now rotates the lists
-        for (uint32_t n = nitems, local_rounds = 1;; ++local_rounds) {
-          near_round(blk, n);
+        // Round j reads the device list (j = 0) or own[j & 1], and fills own[(j + 1) & 1]; thread
+        // 0 decides whether to go on and clears the list just read (read again only in round j + 2).
+        uint32_t n = nitems, held = 0;
+        for (uint32_t j = 0;; ++j) {
+          local_round(blk, j == 0 ? s.items[r & 1] : s.own[j & 1], n, (j + 1) & 1);
           grid.block_sync();
-          n = gq::load<gq::mo::relaxed>(ctl + kNfItems0 + r % 3);
-          const bool again = n && n <= s.local_items && local_rounds < kMaxLocalRounds && !err.raised() &&
-                             gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
-          if (!grid.block_uniform(again)) break;
+          if (grid.thread == 0) {
+            const uint32_t next = s.own_count[(j + 1) & 1];
+            // The error flag and the stop word are device reads: every 32nd round is soon enough.
+            const bool stopping = (j & 31u) == 31u && (err.raised() || gq::load<gq::mo::relaxed>(ctl + kAbort) != 0u);
+            const bool again = next && next <= s.own_cap && next <= s.local_items && j + 1 < kMaxLocalRounds && !stopping;
+            s.own_count[j & 1] = 0u;
+            gq::store<gq::mo::relaxed>(grid.verdict, again ? 1u : 0u);
+          }
+          grid.block_sync();
+          n = s.own_count[(j + 1) & 1];
+          if (!gq::load<gq::mo::relaxed>(grid.verdict)) {
+            held = (j + 1) & 1;
+            break;
+          }
         }
+        // Back to the grid: this round's frontier is what spilled to the device list, then own[held].
+        const uint32_t kept = n < s.own_cap ? n : s.own_cap;
+        uint32_t* length = ctl + kNfItems0 + r % 3;
+        const uint32_t spilled = gq::load<gq::mo::relaxed>(length);
+        grid.block_sync();  // every thread has read the spilled count before thread 0 moves it on
+        if ((uint64_t)spilled + kept > s.item_cap) err.raise(gq::kCapacity, gq::kSiteFrontier, (uint64_t)spilled + kept);
+        else for (uint32_t i = grid.thread; i < kept; i += grid.width) s.items[r & 1][spilled + i] = s.own[held][i];
         if (grid.thread == 0) {
+          gq::store<gq::mo::relaxed>(length, spilled + kept);
           gq::store<gq::mo::relaxed>(ctl + kNfRound, r);
           gq::store<gq::mo::relaxed>(ctl + kNfGen, gen);
         }
@@ -121,7 +193,7 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
       continue;
     }
     if (nitems) {
-      near_round(grid, nitems);
+      near_round(nitems);
       go = grid.sync();
       continue;
     }
