@@ -170,7 +170,7 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
                                                              delta=delta)  # synchronised: its stats are read
             stats.search_seconds += time.perf_counter() - started
             started = time.perf_counter()
-            dist[row], pred[row] = d_dist.get(), d_pred.get()
+            d_dist.get(out=dist[row]), d_pred.get(out=pred[row])  # straight into the result rows
             stats.download_seconds += time.perf_counter() - started
             for name, value in run_stats.items():
                 setattr(stats, name, getattr(stats, name) + value)

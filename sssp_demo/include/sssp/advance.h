@@ -47,34 +47,29 @@ GQ_HD GQ_INLINE double read_distance(const uint64_t* bits, uint32_t v) {
   return from_bits(gq::load<gq::mo::relaxed>(bits + v));
 }
 
-// Lower dist[v] to `nd` if that is smaller; true iff this call lowered it. Relaxed: rounds are
-// ordered by the grid barrier, and within a round only the minimum matters. The GPU reads first
-// and takes the atomic minimum only if it would lower: a hub's thousands of non-improving
-// relaxations a round then cost loads, not atomics serialised on one L2 line.
-GQ_HD GQ_INLINE bool lower_distance(uint64_t* bits, uint32_t v, double nd) {
-  const uint64_t want = to_bits(nd);
-  uint64_t seen = gq::load<gq::mo::relaxed>(bits + v);
+// The atomic minimum on distance bits, returning what was there before: the GPU's 64-bit
+// atomicMin (relaxed; rounds are ordered by the grid barrier, and within a round only the minimum
+// matters), a CAS loop on the CPU.
+GQ_HD GQ_INLINE uint64_t fetch_min_bits(uint64_t* bits, uint32_t v, uint64_t want) {
 #if GQ_DEVICE_BUILD
-  return want < seen && atomicMin(reinterpret_cast<unsigned long long*>(bits + v), want) > want;
+  return atomicMin(reinterpret_cast<unsigned long long*>(bits + v), (unsigned long long)want);
 #else
+  uint64_t seen = gq::load<gq::mo::relaxed>(bits + v);
   while (want < seen) {
     const uint64_t found = gq::cas<gq::mo::relaxed>(bits + v, seen, want);
-    if (found == seen) return true;
+    if (found == seen) break;
     seen = found;
   }
-  return false;
+  return seen;
 #endif
 }
 
-// lower_distance without the read first: one device-memory round trip where the read would add
-// a second to a short round's critical path (block 0's local rounds: few items, no contention).
-GQ_HD GQ_INLINE bool lower_distance_now(uint64_t* bits, uint32_t v, double nd) {
-#if GQ_DEVICE_BUILD
-  const unsigned long long want = (unsigned long long)to_bits(nd);
-  return atomicMin(reinterpret_cast<unsigned long long*>(bits + v), want) > want;
-#else
-  return lower_distance(bits, v, nd);
-#endif
+// Lower dist[v] to `nd` if that is smaller; true iff this call lowered it. It reads first and
+// takes the atomic minimum only if that would lower: a hub's thousands of non-improving
+// relaxations a round then cost loads, not atomics serialised on one L2 line.
+GQ_HD GQ_INLINE bool lower_distance(uint64_t* bits, uint32_t v, double nd) {
+  const uint64_t want = to_bits(nd);
+  return want < gq::load<gq::mo::relaxed>(bits + v) && fetch_min_bits(bits, v, want) > want;
 }
 
 // Warp-aggregated append: every lane of the warp calls this together, lane i asking for count_i
@@ -128,22 +123,6 @@ GQ_HD GQ_INLINE void push_chunks(const Csr& g, const ItemList& out, uint32_t ch,
   for (uint32_t c = 0; c < n; ++c) out.items[at + c] = ((uint64_t)c << 32) | v;
 }
 
-// Warp-wide: each lane appends `nch` chunks of v (0: none) to `own`, a list of `own_cap` items
-// in the block's shared memory, while they fit; the chunks past its end go to `spill`. `own` is
-// filled without holes, and its counter keeps counting past own_cap, so a count above own_cap
-// says that something spilled.
-GQ_HD GQ_INLINE void push_chunks_own(uint64_t* own, uint32_t* own_count, uint32_t own_cap, const ItemList& spill,
-                                     uint32_t v, uint32_t nch, const gq::ErrorFlag& err) {
-  if (!gq::ballot(kFullWarp, nch != 0u)) return;
-  const uint32_t at = warp_append(own_count, nch, ~0u, err);
-  const uint32_t fit = at >= own_cap ? 0u : (nch < own_cap - at ? nch : own_cap - at);
-  for (uint32_t c = 0; c < fit; ++c) own[at + c] = ((uint64_t)c << 32) | v;
-  if (!gq::ballot(kFullWarp, fit < nch)) return;
-  const uint32_t to = warp_append(spill.count, nch - fit, spill.cap, err);
-  if (to == spill.cap) return;
-  for (uint32_t c = fit; c < nch; ++c) spill.items[to + c - fit] = ((uint64_t)c << 32) | v;
-}
-
 // Warp-wide: each lane with `want` appends vertex v to a plain vertex list.
 GQ_HD GQ_INLINE void push_vertex(uint32_t* list, uint32_t* counter, uint32_t cap, uint32_t v, bool want,
                                  const gq::ErrorFlag& err) {
@@ -175,6 +154,72 @@ GQ_HD GQ_INLINE void advance(const Grid& grid, const Csr& g, const uint64_t* dis
       visit(u, du, k, k < end);
     }
   }
+}
+
+// Edges a lane takes at once in advance_batches: advance_shape gives a lane 4 edges of an item,
+// so on the GPU a batch is all of them.
+constexpr uint32_t kEdgeBatch = 4;
+
+// advance, handing each lane its edges of an item a batch at a time, so that the visitor can put
+// the batch's loads, then its atomics, each in flight together (one round trip per step of the
+// relaxation, not one per step and edge). `visit(u, du, k, end, stride)` relaxes the edges
+// k + j stride (j < kEdgeBatch) that are below `end`; every lane of the warp calls it.
+template <class Visit>
+GQ_HD GQ_INLINE void advance_batches(const Grid& grid, const Csr& g, const uint64_t* dist, const uint64_t* items,
+                                     uint32_t nitems, uint32_t lanes, uint32_t ch, Visit visit) {
+  const uint32_t per_warp = kWarp / lanes;
+  const uint32_t lane = gq::lane_id(), slot = lane / lanes, sub = lane % lanes;
+  const uint32_t warp = grid.rank() / kWarp, warps = grid.size() / kWarp;
+  for (uint32_t base = warp * per_warp; base < nitems; base += warps * per_warp) {
+    const uint32_t i = base + slot;
+    const bool ok = i < nitems;
+    const uint64_t item = ok ? items[i] : 0ull;
+    const uint32_t u = (uint32_t)item;
+    const int64_t begin = ok ? g.indptr[u] + (int64_t)(item >> 32) * ch : 0;
+    const int64_t end = ok ? (g.indptr[u + 1] < begin + ch ? g.indptr[u + 1] : begin + ch) : 0;
+    const double du = ok ? read_distance(dist, u) : 0.0;
+    for (uint32_t k0 = 0; k0 < ch; k0 += lanes * kEdgeBatch) {
+      const int64_t k = begin + k0 + sub;
+      if (!gq::ballot(kFullWarp, k < end)) break;  // warp-uniform: the warp's items are done
+      visit(u, du, k, end, lanes);
+    }
+  }
+}
+
+// Warp-wide: each lane appends take[j] chunks of vertex v[j], j < kEdgeBatch (0: none), with one
+// append per warp and list: into `own` (own_cap items in the block's shared memory) while they
+// fit and the rest into `list`, or (own null) all into `list`. `own` is filled without holes and
+// its counter keeps counting past own_cap, so a count above own_cap says that something spilled.
+GQ_HD GQ_INLINE void push_batch(uint64_t* own, uint32_t* own_count, uint32_t own_cap, const ItemList& list,
+                                const uint32_t* v, const uint32_t* take, const gq::ErrorFlag& err) {
+  uint32_t total = 0;
+  for (uint32_t j = 0; j < kEdgeBatch; ++j) total += take[j];
+  if (!gq::ballot(kFullWarp, total != 0u)) return;  // warp-uniform: nobody has anything to add
+  uint32_t at = 0, fit = 0;
+  if (own) {
+    at = warp_append(own_count, total, ~0u, err);
+    fit = at >= own_cap ? 0u : (total < own_cap - at ? total : own_cap - at);
+  }
+  uint32_t to = 0;
+  if (gq::ballot(kFullWarp, fit < total)) to = warp_append(list.count, total - fit, list.cap, err);
+  for (uint32_t j = 0, i = 0; j < kEdgeBatch; ++j)
+    for (uint32_t c = 0; c < take[j]; ++c, ++i) {
+      const uint64_t item = ((uint64_t)c << 32) | v[j];
+      if (i < fit) own[at + i] = item;
+      else if (to != list.cap) list.items[to + i - fit] = item;
+    }
+}
+
+// Warp-wide: each lane appends v[j] for every j < kEdgeBatch with want[j] to a plain vertex list.
+GQ_HD GQ_INLINE void push_vertices(uint32_t* list, uint32_t* counter, uint32_t cap, const uint32_t* v,
+                                   const bool* want, const gq::ErrorFlag& err) {
+  uint32_t total = 0;
+  for (uint32_t j = 0; j < kEdgeBatch; ++j) total += want[j] ? 1u : 0u;
+  if (!gq::ballot(kFullWarp, total != 0u)) return;
+  const uint32_t at = warp_append(counter, total, cap, err);
+  if (at == cap) return;
+  for (uint32_t j = 0, i = 0; j < kEdgeBatch; ++j)
+    if (want[j]) list[at + i++] = v[j];
 }
 
 // Lanes per item and edges per chunk for a graph of this mean out-degree: about 4 edges per lane

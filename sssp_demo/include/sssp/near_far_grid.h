@@ -97,51 +97,70 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
     }
     ++r;
   };
+  // A lane's batch of edges out of a frontier item (advance_batches), relaxed with the batch's
+  // loads, then its atomic minima (with v's row length read beside them, for its chunks), then
+  // its exchanges each in flight together. Improved vertices go to the next frontier: block 0's
+  // own lists in its local rounds (`own` not null), else the device list; or to the far pile.
+  // Grid rounds read each distance before the atomic (lower_distance's reason); local rounds,
+  // short and uncontended, take the atomic at once. Warp-wide.
+  auto relax_batch = [&](double du, int64_t k, int64_t end, uint32_t stride, uint32_t stamp, uint64_t* own,
+                         uint32_t* own_count, const ItemList& next) {
+    uint32_t v[kEdgeBatch], chunks[kEdgeBatch], got[kEdgeBatch], take[kEdgeBatch];
+    uint64_t want[kEdgeBatch], old[kEdgeBatch];
+    bool ok[kEdgeBatch], far[kEdgeBatch];
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) {
+      const int64_t e = k + (int64_t)j * stride;
+      const bool live = e < end;
+      v[j] = live ? (uint32_t)g.indices[e] : 0u;
+      const double nd = du + (live ? g.weights[e] : 0.0);
+      want[j] = to_bits(nd);
+      ok[j] = live && nd <= limit;
+      relaxations += live ? 1u : 0u;
+    }
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) {
+      chunks[j] = ok[j] ? chunks_of(g, v[j], s.ch) : 0u;
+      old[j] = ok[j] && !own ? gq::load<gq::mo::relaxed>(s.dist + v[j]) : 0u;
+    }
+    for (uint32_t j = 0; j < kEdgeBatch; ++j)
+      if (ok[j] && (own || want[j] < old[j])) old[j] = fetch_min_bits(s.dist, v[j], want[j]);
+    // What each lowered vertex needs: the far pile's flag, or (a near vertex of several chunks,
+    // or any near vertex in a grid round) its generation stamp; a local round's one-chunk near
+    // vertex goes in without one.
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) {
+      const bool lowered = ok[j] && old[j] > want[j];
+      improvements += lowered ? 1u : 0u;
+      far[j] = lowered && from_bits(want[j]) >= threshold;
+      take[j] = lowered && !far[j] ? chunks[j] : 0u;
+      got[j] = 0u;
+      if (far[j]) got[j] = gq::exchange<gq::mo::relaxed>(s.in_far + v[j], 1u);
+      else if (take[j] && !(own && take[j] == 1u)) got[j] = gq::exchange<gq::mo::relaxed>(s.mark + v[j], stamp);
+    }
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) {
+      far[j] = far[j] && got[j] == 0u;
+      if (take[j] && !(own && take[j] == 1u) && got[j] == stamp) take[j] = 0u;
+    }
+    push_batch(own, own_count, s.own_cap, next, v, take, err);
+    push_vertices(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
+  };
   auto near_round = [&](uint32_t nitems) {
     const uint32_t stamp = ++gen;
     const ItemList next{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
-    advance(grid, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
-      bool near = false, far = false;
-      uint32_t v = 0;
-      if (live) {
-        ++relaxations;
-        v = (uint32_t)g.indices[k];
-        const double nd = du + g.weights[k];
-        if (nd <= limit && lower_distance(s.dist, v, nd)) {
-          ++improvements;
-          if (nd < threshold) near = gq::exchange<gq::mo::relaxed>(s.mark + v, stamp) != stamp;
-          else far = gq::exchange<gq::mo::relaxed>(s.in_far + v, 1u) == 0u;
-        }
-      }
-      push_chunks(g, next, s.ch, v, near, err);
-      push_vertex(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
-    });
+    advance_batches(grid, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch,
+                    [&](uint32_t, double du, int64_t k, int64_t end, uint32_t stride) {
+                      relax_batch(du, k, end, stride, stamp, nullptr, nullptr, next);
+                    });
     end_round();
   };
   // One of block 0's local rounds (`blk`: block 0 as a grid of one): the frontier `cur` of
-  // `nitems` items (the device list, or one of its own), the next into own[to] while it fits.
+  // `nitems` items (the device list, or one of its own), the next into own[to] while it fits,
+  // the rest spilling into the device list.
   auto local_round = [&](const Grid& blk, const uint64_t* cur, uint32_t nitems, uint32_t to) {
     const uint32_t stamp = ++gen;
     const ItemList spill{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
-    advance(blk, g, s.dist, cur, nitems, s.lanes, s.ch, [&](uint32_t, double du, int64_t k, bool live) {
-      bool far = false;
-      uint32_t v = 0, nch = 0;
-      if (live) {
-        ++relaxations;
-        v = (uint32_t)g.indices[k];
-        const double nd = du + g.weights[k];
-        if (nd <= limit) {
-          const uint32_t chunks = chunks_of(g, v, s.ch);  // read before the atomic: the two overlap
-          if (lower_distance_now(s.dist, v, nd)) {
-            ++improvements;
-            if (nd >= threshold) far = gq::exchange<gq::mo::relaxed>(s.in_far + v, 1u) == 0u;
-            else if (chunks <= 1u || gq::exchange<gq::mo::relaxed>(s.mark + v, stamp) != stamp) nch = chunks;
-          }
-        }
-      }
-      push_chunks_own(s.own[to], s.own_count + to, s.own_cap, spill, v, nch, err);
-      push_vertex(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
-    });
+    advance_batches(blk, g, s.dist, cur, nitems, s.lanes, s.ch,
+                    [&](uint32_t, double du, int64_t k, int64_t end, uint32_t stride) {
+                      relax_batch(du, k, end, stride, stamp, s.own[to], s.own_count + to, spill);
+                    });
     end_round();
   };
   while (go) {
