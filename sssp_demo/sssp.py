@@ -153,8 +153,11 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
         delta = near_far_delta(w, n) if algorithm == "near-far" else 1.0
     if not delta > 0:
         raise GQError(f"delta: expected a number > 0, got {delta!r}")
-    dist = np.empty((len(sources), n), np.float64)
-    pred = np.empty((len(sources), n), np.int64)
+    empty = np.empty
+    if used == "cuda":  # the GPU's results land in pinned memory
+        from .grid_forms import host_empty as empty
+    dist = empty((len(sources), n), np.float64)
+    pred = empty((len(sources), n), np.int64)
     device_graph = None
     stats = stats if stats is not None else SsspStats()
     for row, s in enumerate(sources):

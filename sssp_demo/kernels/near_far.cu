@@ -13,7 +13,7 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ uint32_t verdict;
   // Block 0's frontiers in its local rounds (near_far_grid.h): the launcher's own_cap is at most
   // kOwnItems. 32 KB, so four blocks still fit an SM.
-  __shared__ uint64_t own[2][sssp::kOwnItems];
+  __shared__ sssp::OwnItem own[2][sssp::kOwnItems];
   __shared__ uint32_t own_count[2];
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
   const sssp::NearFarState s{dist,    {items0, items1}, item_cap, {far0, far1}, in_far,    mark,

@@ -51,7 +51,7 @@ def test_grid_forms_on_the_seed_dag(algorithm, local):
 
 
 @pytest.mark.parametrize("algorithm", ["near-far", "bellman-ford"])
-@pytest.mark.parametrize("own_cap", [1, 3, 17, 2048])
+@pytest.mark.parametrize("own_cap", [1, 3, 17, 1024])
 @pytest.mark.parametrize("seed", range(4))
 def test_local_rounds_in_own_lists(algorithm, own_cap, seed):
     """Block 0's local rounds keep their frontiers in own lists of `own_cap` items (the GPU's
@@ -62,7 +62,7 @@ def test_local_rounds_in_own_lists(algorithm, own_cap, seed):
 
 
 @pytest.mark.parametrize("algorithm", ["near-far", "bellman-ford"])
-@pytest.mark.parametrize("own_cap", [2, 2048])
+@pytest.mark.parametrize("own_cap", [2, 1024])
 def test_local_rounds_on_a_maze(algorithm, own_cap):
     """A maze is one long corridor tree: thousands of small rounds, past kMaxLocalRounds in a row."""
     from sssp_demo import maps

@@ -94,10 +94,10 @@ def test_random_graphs(algorithm, seed, n, m):
 
 
 @pytest.mark.parametrize("algorithm", ["near-far", "bellman-ford"])
-@pytest.mark.parametrize("own_cap", [1, 5, 2048])
+@pytest.mark.parametrize("own_cap", [1, 5, 1024])
 @pytest.mark.parametrize("graph", ["random", "maze"])
 def test_local_rounds_in_own_lists(algorithm, own_cap, graph):
-    """Block 0's local rounds keep their frontiers in shared memory (own lists, 2,048 items)
+    """Block 0's local rounds keep their frontiers in shared memory (own lists, 1,024 items)
     and spill past them into the device lists: own_cap 1 and 5 spill nearly every round. The maze
     (a tree of corridors, thousands of small rounds) is what they are for."""
     from sssp_demo import maps

@@ -187,16 +187,18 @@ GQ_HD GQ_INLINE void advance_batches(const Grid& grid, const Csr& g, const uint6
 }
 
 // Warp-wide: each lane appends take[j] chunks of vertex v[j], j < kEdgeBatch (0: none), with one
-// append per warp and list: into `own` (own_cap items in the block's shared memory) while they
-// fit and the rest into `list`, or (own null) all into `list`. `own` is filled without holes and
-// its counter keeps counting past own_cap, so a count above own_cap says that something spilled.
-GQ_HD GQ_INLINE void push_batch(uint64_t* own, uint32_t* own_count, uint32_t own_cap, const ItemList& list,
+// append per warp and list: into the block's own list while they fit (own_count not null: its
+// own_cap slots in shared memory, `own(slot, j, c)` writing chunk c of v[j] into one), the rest
+// into `list`. The own list is filled without holes and its counter keeps counting past
+// own_cap, so a count above own_cap says that something spilled.
+template <class Own>
+GQ_HD GQ_INLINE void push_batch(uint32_t* own_count, uint32_t own_cap, Own own, const ItemList& list,
                                 const uint32_t* v, const uint32_t* take, const gq::ErrorFlag& err) {
   uint32_t total = 0;
   for (uint32_t j = 0; j < kEdgeBatch; ++j) total += take[j];
   if (!gq::ballot(kFullWarp, total != 0u)) return;  // warp-uniform: nobody has anything to add
   uint32_t at = 0, fit = 0;
-  if (own) {
+  if (own_count) {
     at = warp_append(own_count, total, ~0u, err);
     fit = at >= own_cap ? 0u : (total < own_cap - at ? total : own_cap - at);
   }
@@ -204,9 +206,8 @@ GQ_HD GQ_INLINE void push_batch(uint64_t* own, uint32_t* own_count, uint32_t own
   if (gq::ballot(kFullWarp, fit < total)) to = warp_append(list.count, total - fit, list.cap, err);
   for (uint32_t j = 0, i = 0; j < kEdgeBatch; ++j)
     for (uint32_t c = 0; c < take[j]; ++c, ++i) {
-      const uint64_t item = ((uint64_t)c << 32) | v[j];
-      if (i < fit) own[at + i] = item;
-      else if (to != list.cap) list.items[to + i - fit] = item;
+      if (i < fit) own(at + i, j, c);
+      else if (to != list.cap) list.items[to + i - fit] = ((uint64_t)c << 32) | v[j];
     }
 }
 

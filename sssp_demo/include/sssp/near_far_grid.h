@@ -18,12 +18,13 @@
 //
 // Small frontiers (a maze's corridors, a road graph's edge of the search) are block 0's alone:
 // it runs local rounds while the others wait at one grid barrier. Those rounds keep their
-// frontiers in block 0's shared memory (`own`), counted there, so a local round's critical path
-// is three device-memory round trips (u's row and distance, its edges, the atomic minimum with
-// v's row read beside it) and two block barriers. A one-chunk vertex goes in without the `mark`
-// exchange (a vertex lowered twice in a round is then relaxed twice, with the same distance: the
-// second finds nothing to lower), so a round's items stay at most its relaxations. What does not
-// fit `own` spills to the device list, and block 0 then hands the frontier back to the grid.
+// frontiers in block 0's shared memory (`own`), counted there, as OwnItems that carry the edge
+// range the pusher read from v's row; so a local round's critical path is two device-memory
+// round trips (u's edges and distance, then the atomic minimum with v's row read beside it) and
+// two block barriers. A one-chunk vertex goes in without the `mark` exchange (a vertex lowered
+// twice in a round is then relaxed twice, with the same distance: the second finds nothing to
+// lower), so a round's items stay at most its relaxations. What does not fit `own` spills to the
+// device list, and block 0 then hands the frontier back to the grid.
 #pragma once
 #include "advance.h"
 
@@ -35,6 +36,13 @@ enum NearFarWord : uint32_t {
   kNfRound = kCtlFirstFree + 5,   // round and generation after block 0's local rounds
   kNfGen = kCtlFirstFree + 6,
   kNfWords = kCtlFirstFree + 7
+};
+
+// An item of block 0's own lists: v's edges [begin, begin + count), one chunk, as the pusher
+// read them from v's row (the chunk's number is (begin - indptr[v]) / ch).
+struct OwnItem {
+  int64_t begin;
+  uint32_t v, count;
 };
 
 struct NearFarState {
@@ -49,14 +57,37 @@ struct NearFarState {
   uint32_t lanes, ch;    // advance shape
   uint64_t budget_ns;    // 0: none; else the leader stops the grid (kAbort) once past it
   uint32_t local_items;  // frontiers of at most this many items are relaxed by block 0 alone
-  uint64_t* own[2];      // block 0's frontiers in its local rounds, own_cap items each (GPU: shared memory)
+  OwnItem* own[2];       // block 0's frontiers in its local rounds, own_cap items each (GPU: shared memory)
   uint32_t* own_count;   // [2] their lengths (GPU: shared memory)
   uint32_t own_cap;
 };
 
-// The GPU kernel's own lists, items each (kernels/near_far.cu): twice the largest local round
-// the launchers allow (LOCAL_PASSES x BLOCK = 1,024 one-lane items).
-constexpr uint32_t kOwnItems = 2048;
+// The GPU kernel's own lists, items each (kernels/near_far.cu): the largest local round the
+// launchers allow (LOCAL_PASSES x BLOCK = 1,024 one-lane items); a larger next round spills and
+// goes back to the grid anyway.
+constexpr uint32_t kOwnItems = 1024;
+
+// advance_batches over block 0's own items: each item names its edges, so the edges and u's
+// distance are read at once.
+template <class Visit>
+GQ_HD GQ_INLINE void advance_own(const Grid& grid, const uint64_t* dist, const OwnItem* items, uint32_t nitems,
+                                 uint32_t lanes, uint32_t ch, Visit visit) {
+  const uint32_t per_warp = kWarp / lanes;
+  const uint32_t lane = gq::lane_id(), slot = lane / lanes, sub = lane % lanes;
+  const uint32_t warp = grid.rank() / kWarp, warps = grid.size() / kWarp;
+  for (uint32_t base = warp * per_warp; base < nitems; base += warps * per_warp) {
+    const uint32_t i = base + slot;
+    const bool ok = i < nitems;
+    const OwnItem item = ok ? items[i] : OwnItem{0, 0u, 0u};
+    const int64_t end = item.begin + item.count;
+    const double du = ok ? read_distance(dist, item.v) : 0.0;
+    for (uint32_t k0 = 0; k0 < ch; k0 += lanes * kEdgeBatch) {
+      const int64_t k = item.begin + k0 + sub;
+      if (!gq::ballot(kFullWarp, k < end)) break;  // warp-uniform: the warp's items are done
+      visit(item.v, du, k, end, lanes);
+    }
+  }
+}
 
 // Spare items the device lists need beyond n + m / ch for block 0's local rounds: a round's
 // own list spills at most its relaxations (LOCAL_PASSES x BLOCK x 4 = 4,096 at most, the
@@ -103,10 +134,11 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
   // own lists in its local rounds (`own` not null), else the device list; or to the far pile.
   // Grid rounds read each distance before the atomic (lower_distance's reason); local rounds,
   // short and uncontended, take the atomic at once. Warp-wide.
-  auto relax_batch = [&](double du, int64_t k, int64_t end, uint32_t stride, uint32_t stamp, uint64_t* own,
+  auto relax_batch = [&](double du, int64_t k, int64_t end, uint32_t stride, uint32_t stamp, OwnItem* own,
                          uint32_t* own_count, const ItemList& next) {
     uint32_t v[kEdgeBatch], chunks[kEdgeBatch], got[kEdgeBatch], take[kEdgeBatch];
     uint64_t want[kEdgeBatch], old[kEdgeBatch];
+    int64_t row[kEdgeBatch], row_end[kEdgeBatch];
     bool ok[kEdgeBatch], far[kEdgeBatch];
     for (uint32_t j = 0; j < kEdgeBatch; ++j) {
       const int64_t e = k + (int64_t)j * stride;
@@ -118,7 +150,8 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
       relaxations += live ? 1u : 0u;
     }
     for (uint32_t j = 0; j < kEdgeBatch; ++j) {
-      chunks[j] = ok[j] ? chunks_of(g, v[j], s.ch) : 0u;
+      row[j] = ok[j] ? g.indptr[v[j]] : 0;
+      row_end[j] = ok[j] ? g.indptr[v[j] + 1] : 0;
       old[j] = ok[j] && !own ? gq::load<gq::mo::relaxed>(s.dist + v[j]) : 0u;
     }
     for (uint32_t j = 0; j < kEdgeBatch; ++j)
@@ -127,6 +160,7 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
     // or any near vertex in a grid round) its generation stamp; a local round's one-chunk near
     // vertex goes in without one.
     for (uint32_t j = 0; j < kEdgeBatch; ++j) {
+      chunks[j] = (uint32_t)((row_end[j] - row[j] + s.ch - 1) / s.ch);
       const bool lowered = ok[j] && old[j] > want[j];
       improvements += lowered ? 1u : 0u;
       far[j] = lowered && from_bits(want[j]) >= threshold;
@@ -139,7 +173,10 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
       far[j] = far[j] && got[j] == 0u;
       if (take[j] && !(own && take[j] == 1u) && got[j] == stamp) take[j] = 0u;
     }
-    push_batch(own, own_count, s.own_cap, next, v, take, err);
+    push_batch(own_count, s.own_cap, [&](uint32_t slot, uint32_t j, uint32_t c) {
+      const int64_t b = row[j] + (int64_t)c * s.ch, left = row_end[j] - b;
+      own[slot] = OwnItem{b, v[j], (uint32_t)(left < s.ch ? left : s.ch)};
+    }, next, v, take, err);
     push_vertices(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
   };
   auto near_round = [&](uint32_t nitems) {
@@ -154,13 +191,14 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
   // One of block 0's local rounds (`blk`: block 0 as a grid of one): the frontier `cur` of
   // `nitems` items (the device list, or one of its own), the next into own[to] while it fits,
   // the rest spilling into the device list.
-  auto local_round = [&](const Grid& blk, const uint64_t* cur, uint32_t nitems, uint32_t to) {
+  auto local_round = [&](const Grid& blk, uint32_t j, uint32_t nitems, uint32_t to) {
     const uint32_t stamp = ++gen;
     const ItemList spill{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
-    advance_batches(blk, g, s.dist, cur, nitems, s.lanes, s.ch,
-                    [&](uint32_t, double du, int64_t k, int64_t end, uint32_t stride) {
-                      relax_batch(du, k, end, stride, stamp, s.own[to], s.own_count + to, spill);
-                    });
+    auto visit = [&](uint32_t, double du, int64_t k, int64_t end, uint32_t stride) {
+      relax_batch(du, k, end, stride, stamp, s.own[to], s.own_count + to, spill);
+    };
+    if (j == 0) advance_batches(blk, g, s.dist, s.items[r & 1], nitems, s.lanes, s.ch, visit);
+    else advance_own(blk, s.dist, s.own[j & 1], nitems, s.lanes, s.ch, visit);
     end_round();
   };
   while (go) {
@@ -176,7 +214,7 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
         // 0 decides whether to go on and clears the list just read (read again only in round j + 2).
         uint32_t n = nitems, held = 0;
         for (uint32_t j = 0;; ++j) {
-          local_round(blk, j == 0 ? s.items[r & 1] : s.own[j & 1], n, (j + 1) & 1);
+          local_round(blk, j, n, (j + 1) & 1);
           grid.block_sync();
           if (grid.thread == 0) {
             const uint32_t next = s.own_count[(j + 1) & 1];
@@ -199,7 +237,12 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
         const uint32_t spilled = gq::load<gq::mo::relaxed>(length);
         grid.block_sync();  // every thread has read the spilled count before thread 0 moves it on
         if ((uint64_t)spilled + kept > s.item_cap) err.raise(gq::kCapacity, gq::kSiteFrontier, (uint64_t)spilled + kept);
-        else for (uint32_t i = grid.thread; i < kept; i += grid.width) s.items[r & 1][spilled + i] = s.own[held][i];
+        else
+          for (uint32_t i = grid.thread; i < kept; i += grid.width) {
+            const OwnItem& item = s.own[held][i];
+            const uint64_t chunk = (uint64_t)((item.begin - g.indptr[item.v]) / s.ch);
+            s.items[r & 1][spilled + i] = (chunk << 32) | item.v;
+          }
         if (grid.thread == 0) {
           gq::store<gq::mo::relaxed>(length, spilled + kept);
           gq::store<gq::mo::relaxed>(ctl + kNfRound, r);
