@@ -153,11 +153,8 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
         delta = near_far_delta(w, n) if algorithm == "near-far" else 1.0
     if not delta > 0:
         raise GQError(f"delta: expected a number > 0, got {delta!r}")
-    empty = np.empty
-    if used == "cuda":  # the GPU's results land in pinned memory
-        from .grid_forms import host_empty as empty
-    dist = empty((len(sources), n), np.float64)
-    pred = empty((len(sources), n), np.int64)
+    dist = np.empty((len(sources), n), np.float64)
+    pred = np.empty((len(sources), n), np.int64)
     device_graph = None
     stats = stats if stats is not None else SsspStats()
     for row, s in enumerate(sources):
@@ -173,7 +170,8 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
                                                              delta=delta)  # synchronised: its stats are read
             stats.search_seconds += time.perf_counter() - started
             started = time.perf_counter()
-            d_dist.get(out=dist[row]), d_pred.get(out=pred[row])  # straight into the result rows
+            grid_forms.from_device(d_dist, dist[row])  # straight into the result rows
+            grid_forms.from_device(d_pred, pred[row])
             stats.download_seconds += time.perf_counter() - started
             for name, value in run_stats.items():
                 setattr(stats, name, getattr(stats, name) + value)

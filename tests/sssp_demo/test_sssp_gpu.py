@@ -111,6 +111,38 @@ def test_local_rounds_in_own_lists(algorithm, own_cap, graph):
         assert stats["rounds"] > 2048
 
 
+def test_large_arrays_are_page_locked_for_their_copies():
+    """to_device and from_device lock host arrays of at least PINNED_FROM_BYTES for the copy;
+    memory that is locked already (pinned, or locked by an outer copy) is copied as it is; and a
+    graph that large goes through sssp() to scipy's distances."""
+    import cupy
+    import cupyx
+
+    from sssp_demo.grid_forms import (
+        PINNED_FROM_BYTES,
+        _PageLocked,
+        from_device,
+        to_device,
+    )
+
+    a = np.arange(PINNED_FROM_BYTES // 4 + 7, dtype=np.int32)
+    d = to_device(a)
+    assert bool(cupy.array_equal(d, cupy.asarray(a)))
+    pinned = cupyx.empty_pinned(a.shape, a.dtype)
+    pinned[...] = a
+    assert np.array_equal(to_device(pinned).get(), a)
+    with _PageLocked(a):
+        assert np.array_equal(to_device(a).get(), a)
+    for out in (np.empty_like(a), cupyx.empty_pinned(a.shape, a.dtype)):
+        from_device(d, out)
+        assert np.array_equal(out, a)
+    g = random_graph(3, 200_000, 1_200_000, zero_frac=0.1)
+    assert g.data.nbytes >= PINNED_FROM_BYTES and g.indices.nbytes >= PINNED_FROM_BYTES
+    dist, pred = sssp(g, indices=0, algorithm="near-far", backend="cuda")
+    assert np.array_equal(dist, dijkstra(g, indices=0))
+    assert not check_distances(g, 0, dist, pred)
+
+
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
 @pytest.mark.parametrize("delta", [None, 1e-3, 1e9])
 def test_non_integer_weights_bit_for_bit(algorithm, delta):
