@@ -2,9 +2,11 @@
 
 The map is a PNG (dark pixels are walls, brighter pixels are cheaper: sssp_demo/maps.py has the
 mapping) or a generated maze or terrain. The grid becomes a graph (sssp_demo/maps.py
-`grid_graph`), the shortest paths from the start come from `sssp_demo.sssp` (parDijkstra over
-parBucketHeap, its batched form, or scipy's dijkstra as the reference; on the GPU where one
-answers), and the route is drawn into a PNG.
+`grid_graph`), the shortest paths from the start come from `sssp_demo.sssp` (Near-Far by default;
+any of its algorithms, scipy's dijkstra as the reference; on the GPU where one answers), and the
+route is drawn into a PNG. The time printed is the copy of the graph to the GPU, the search (with
+the predecessors) and the copy back, each shown; the GPU's start-up (context, kernels) comes
+before it and is printed apart.
 """
 
 from __future__ import annotations
