@@ -48,8 +48,6 @@ LOCAL_PASSES = 4
 #: Items in each of block 0's own frontier lists in near-far's local rounds (sssp::kOwnItems, the
 #: kernel's shared arrays: a launch may ask for fewer, to exercise the spill).
 OWN_ITEMS = 1024
-#: Device-list items beyond n + m / ch that those rounds may need (sssp::local_spare).
-LOCAL_SPARE = 4096
 WORDS = 16         # control words (barrier, abort, the algorithm's counters; see the headers)
 ABORT_WORD = 2     # sssp::kAbort
 INF_BITS = 0x7FF0000000000000
@@ -258,8 +256,7 @@ def warm_up(algorithm: str) -> None:
     """Start the GPU's context and load every kernel an upload and a run of `algorithm` use (its
     own, the predecessor pass, CuPy's conversions and reductions), by uploading a one-edge graph
     in a planner's dtypes and running `algorithm` on it; so that a run timed next times the
-    work, not the start-up. (Without it, `gq plan`'s copy of a 4096^2 maze's graph took 126 ms,
-    run 49, where the three staged copies alone take about 36 ms, run 47.)"""
+    work, not the start-up (on a fresh machine, where the kernels are compiled: 2.86 s, run 50)."""
     tiny = DeviceGraph.upload(np.array([0, 1, 1], np.int32), np.array([1], np.int32), np.array([1.0], np.float32), 2)
     run_cuda(tiny, 0, algorithm)
 
@@ -297,8 +294,10 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     blocks = _blocks(stem, name)
     if stem == "near_far" and not 1 <= own_cap <= OWN_ITEMS:
         raise GQError(f"own_cap: expected 1..{OWN_ITEMS}, got {own_cap!r}")
-    # near-far's local rounds may spill past n + m / ch (sssp::local_spare)
-    item_cap = n + -(-g.m // ch) + 1 + (LOCAL_SPARE + own_cap if stem == "near_far" else 0)
+    local = LOCAL_PASSES * BLOCK // lanes
+    item_cap = n + -(-g.m // ch) + 1
+    if stem == "near_far":  # its local rounds may push past that: sssp::local_spare
+        item_cap += min(local, item_cap + own_cap) * ch + own_cap
     if item_cap >= 2**32:
         raise GQError(f"graph too large for the GPU forms: {item_cap} work items do not fit 32-bit counters")
     dist = cupy.full(n, INF_BITS, cupy.uint64)
@@ -308,7 +307,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     stats = cupy.zeros(4, cupy.uint64)
     mark = cupy.zeros(n, cupy.uint32)
     budget_ns = u64(int(budget_s * 1e9) if budget_s else 0)
-    local = u32(LOCAL_PASSES * BLOCK // lanes)
+    local = u32(local)
     graph = (g.indptr, g.indices, g.weights, u32(n), u32(source), f64(limit))
     if stem == "near_far":
         step = np.inf if algorithm == "bellman-ford" else float(delta)

@@ -116,7 +116,8 @@ uint32_t sssp_grid_near_far(const int64_t* indptr, const int32_t* indices, const
                             uint32_t* err_words) {
   const sssp::Csr g{indptr, indices, weights, n};
   std::vector<uint64_t> bits = start_bits(n, source);
-  const uint32_t item_cap = n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1 + sssp::local_spare(own_cap);
+  const uint32_t item_cap =
+      n + (uint32_t)((indptr[n] + ch - 1) / ch) + 1 + (uint32_t)sssp::local_spare(n, indptr[n], local_items, ch, own_cap);
   std::vector<uint64_t> items0(item_cap), items1(item_cap), nearest(2, sssp::kInfBits);
   std::vector<sssp::OwnItem> own0(own_cap), own1(own_cap);
   std::vector<uint32_t> far0(n), far1(n), in_far(n, 0), mark(n, 0), ctl(sssp::kNfWords, 0), own_count(2, 0);

@@ -3,7 +3,7 @@
 // of near_far.h; frontier Bellman-Ford is the same loop with Delta = threshold = +inf (every
 // improved vertex is "near", the far pile stays empty).
 //
-// Rounds: `advance` relaxes the near frontier's items with an atomic minimum on the distance
+// Rounds: `advance_batches` relaxes the near frontier's items with an atomic minimum on the distance
 // bits; a vertex whose distance this thread lowered goes, if it is below the threshold, into the
 // next near frontier (once per generation: an exchange on its stamp), else into the far pile
 // (once: a flag). When the near frontier runs dry, the far phase: (F1) the grid finds the nearest
@@ -89,10 +89,16 @@ GQ_HD GQ_INLINE void advance_own(const Grid& grid, const uint64_t* dist, const O
   }
 }
 
-// Spare items the device lists need beyond n + m / ch for block 0's local rounds: a round's
-// own list spills at most its relaxations (LOCAL_PASSES x BLOCK x 4 = 4,096 at most, the
-// launchers' shapes), and `own` is copied after them when block 0 hands the frontier back.
-GQ_HD GQ_INLINE uint32_t local_spare(uint32_t own_cap) { return 4096u + own_cap; }
+// Items the device lists need beyond n + m / ch (one generation's pushes, deduplicated by `mark`)
+// for block 0's local rounds: the pushes made without the exchange, at most a round's
+// relaxations, and `own`, copied after them when block 0 hands the frontier back. A local round
+// takes at most local_items items, and no more than the device list (n + m / ch + 1) or own
+// list holds, of at most ch edges each: 4,096 relaxations with the GPU launchers' shapes.
+// (sssp_demo/grid_forms.py's run_cuda sizes the lists the same way.)
+GQ_HD GQ_INLINE uint64_t local_spare(uint64_t n, uint64_t m, uint32_t local_items, uint32_t ch, uint32_t own_cap) {
+  const uint64_t held = n + (m + ch - 1) / ch + 1 + own_cap;
+  return (local_items < held ? local_items : held) * ch + own_cap;
+}
 
 // The smallest threshold + k * delta (k >= 1) above `nearest` (> threshold), found by one division
 // and a few steps; where delta is too small to move a threshold that large, the next double above
@@ -118,8 +124,8 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
   double threshold = delta;  // Bellman-Ford: +inf
   uint32_t r = 0, gen = 1, fp = 0;
   bool go = grid.sync();
-  // One near round over `who` (the grid, or block 0 alone): relax the current frontier's items,
-  // fill the next one and the far pile; the leader clears the list two rounds ahead.
+  // Every near round ends here: the leader clears the list two rounds ahead, counts the round
+  // and checks the time budget.
   auto end_round = [&]() {
     if (grid.leader()) {
       gq::store<gq::mo::relaxed>(ctl + kNfItems0 + (r + 2) % 3, 0u);
@@ -179,6 +185,8 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
     }, next, v, take, err);
     push_vertices(s.far[fp], ctl + kNfFar0 + fp, g.n, v, far, err);
   };
+  // One near round over the grid: relax the current frontier's items, fill the next one (the
+  // device list) and the far pile.
   auto near_round = [&](uint32_t nitems) {
     const uint32_t stamp = ++gen;
     const ItemList next{s.items[(r + 1) & 1], ctl + kNfItems0 + (r + 1) % 3, s.item_cap};
