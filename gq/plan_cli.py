@@ -74,9 +74,6 @@ def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend
     _, length = maps.route_cost_and_length(cost, route)
     maps.draw_route(cost, route, output)
     click.echo(f"cost {dist[target]:.3f}  length {length:.1f} px  ({len(route):,} pixels)")
-    parts = f"search {stats.search_seconds:.3f} s, {stats.rounds:,} rounds"
-    if used == "cuda":
-        parts = f"copy in {stats.upload_seconds:.3f} s, {parts}, copy out {stats.download_seconds:.3f} s"
-    click.echo(f"time {seconds:.3f} s for the shortest paths from the start to every pixel ({parts})")
+    click.echo(f"time {seconds:.3f} s for the shortest paths from the start to every pixel ({stats.phases(used)})")
     click.echo(f"wrote {output}")
     return 0

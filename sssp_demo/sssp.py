@@ -61,6 +61,13 @@ class SsspStats:
     search_seconds: float = 0.0
     download_seconds: float = 0.0
 
+    def phases(self, backend: str) -> str:
+        """The phases' seconds as the commands print them."""
+        search = f"search {self.search_seconds:.3f} s, {self.rounds:,} rounds"
+        if backend != "cuda":
+            return search
+        return f"copy in {self.upload_seconds:.3f} s, {search}, copy out {self.download_seconds:.3f} s"
+
 
 @lru_cache(maxsize=None)
 def _library() -> ctypes.CDLL:
