@@ -131,59 +131,68 @@ GQ_HD GQ_INLINE void push_vertex(uint32_t* list, uint32_t* counter, uint32_t cap
   if (want && at != cap) list[at] = v;
 }
 
-// advance: every out-edge of every item, `lanes` threads per item. `visit(u, du, k, live)` runs
-// with every lane of the warp present; edge k of the CSR is real iff `live`. du is dist[u] as
+// Edges a lane takes at once in the walk below: advance_shape gives a lane 4 edges of an item, so
+// on the GPU a batch is all of them.
+constexpr uint32_t kEdgeBatch = 4;
+
+// A frontier item's edges: u's [begin, end).
+struct EdgeRange {
+  uint32_t u;
+  int64_t begin, end;
+};
+
+// The warp-uniform walk every advance shares: the frontier's `nitems` items, `lanes` threads
+// each; `range(i)` says which edges item i stands for (asked only for i < nitems). Each lane is
+// handed its edges of the item a batch at a time, so that the visitor can put the batch's loads,
+// then its atomics, each in flight together (one round trip per step of a relaxation, not one
+// per step and edge): `visit(u, du, k, end, stride)` takes the edges k + j stride
+// (j < kEdgeBatch) that are below `end`, with every lane of the warp present. du is dist[u] as
 // read once per item (a later, lower value only means a later round relaxes u again).
-template <class Visit>
-GQ_HD GQ_INLINE void advance(const Grid& grid, const Csr& g, const uint64_t* dist, const uint64_t* items,
-                             uint32_t nitems, uint32_t lanes, uint32_t ch, Visit visit) {
+template <class Range, class Visit>
+GQ_HD GQ_INLINE void walk_items(const Grid& grid, const uint64_t* dist, uint32_t nitems, uint32_t lanes, uint32_t ch,
+                                Range range, Visit visit) {
   const uint32_t per_warp = kWarp / lanes;
   const uint32_t lane = gq::lane_id(), slot = lane / lanes, sub = lane % lanes;
   const uint32_t warp = grid.rank() / kWarp, warps = grid.size() / kWarp;
   for (uint32_t base = warp * per_warp; base < nitems; base += warps * per_warp) {
     const uint32_t i = base + slot;
     const bool ok = i < nitems;
-    const uint64_t item = ok ? items[i] : 0ull;
-    const uint32_t u = (uint32_t)item;
-    const int64_t begin = ok ? g.indptr[u] + (int64_t)(item >> 32) * ch : 0;
-    const int64_t end = ok ? (g.indptr[u + 1] < begin + ch ? g.indptr[u + 1] : begin + ch) : 0;
-    const double du = ok ? read_distance(dist, u) : 0.0;
-    for (uint32_t k0 = 0; k0 < ch; k0 += lanes) {
-      const int64_t k = begin + k0 + sub;
-      if (!gq::ballot(kFullWarp, k < end)) break;  // warp-uniform: the warp's items are done
-      visit(u, du, k, k < end);
+    const EdgeRange r = ok ? range(i) : EdgeRange{0u, 0, 0};
+    const double du = ok ? read_distance(dist, r.u) : 0.0;
+    for (uint32_t k0 = 0; k0 < ch; k0 += lanes * kEdgeBatch) {
+      const int64_t k = r.begin + k0 + sub;
+      if (!gq::ballot(kFullWarp, k < r.end)) break;  // warp-uniform: the warp's items are done
+      visit(r.u, du, k, r.end, lanes);
     }
   }
 }
 
-// Edges a lane takes at once in advance_batches: advance_shape gives a lane 4 edges of an item,
-// so on the GPU a batch is all of them.
-constexpr uint32_t kEdgeBatch = 4;
-
-// advance, handing each lane its edges of an item a batch at a time, so that the visitor can put
-// the batch's loads, then its atomics, each in flight together (one round trip per step of the
-// relaxation, not one per step and edge). `visit(u, du, k, end, stride)` relaxes the edges
-// k + j stride (j < kEdgeBatch) that are below `end`; every lane of the warp calls it.
+// advance_batches: the walk over a device list of work items (chunk << 32 | u), each item's
+// edges read from u's row.
 template <class Visit>
 GQ_HD GQ_INLINE void advance_batches(const Grid& grid, const Csr& g, const uint64_t* dist, const uint64_t* items,
                                      uint32_t nitems, uint32_t lanes, uint32_t ch, Visit visit) {
-  const uint32_t per_warp = kWarp / lanes;
-  const uint32_t lane = gq::lane_id(), slot = lane / lanes, sub = lane % lanes;
-  const uint32_t warp = grid.rank() / kWarp, warps = grid.size() / kWarp;
-  for (uint32_t base = warp * per_warp; base < nitems; base += warps * per_warp) {
-    const uint32_t i = base + slot;
-    const bool ok = i < nitems;
-    const uint64_t item = ok ? items[i] : 0ull;
+  walk_items(grid, dist, nitems, lanes, ch, [&](uint32_t i) {
+    const uint64_t item = items[i];
     const uint32_t u = (uint32_t)item;
-    const int64_t begin = ok ? g.indptr[u] + (int64_t)(item >> 32) * ch : 0;
-    const int64_t end = ok ? (g.indptr[u + 1] < begin + ch ? g.indptr[u + 1] : begin + ch) : 0;
-    const double du = ok ? read_distance(dist, u) : 0.0;
-    for (uint32_t k0 = 0; k0 < ch; k0 += lanes * kEdgeBatch) {
-      const int64_t k = begin + k0 + sub;
-      if (!gq::ballot(kFullWarp, k < end)) break;  // warp-uniform: the warp's items are done
-      visit(u, du, k, end, lanes);
+    const int64_t begin = g.indptr[u] + (int64_t)(item >> 32) * ch, row_end = g.indptr[u + 1];
+    return EdgeRange{u, begin, row_end < begin + ch ? row_end : begin + ch};
+  }, visit);
+}
+
+// advance: the same walk an edge at a time: `visit(u, du, k, live)` runs with every lane of the
+// warp present; edge k of the CSR is real iff `live`.
+template <class Visit>
+GQ_HD GQ_INLINE void advance(const Grid& grid, const Csr& g, const uint64_t* dist, const uint64_t* items,
+                             uint32_t nitems, uint32_t lanes, uint32_t ch, Visit visit) {
+  advance_batches(grid, g, dist, items, nitems, lanes, ch, [&](uint32_t u, double du, int64_t k, int64_t end,
+                                                               uint32_t stride) {
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) {
+      const int64_t e = k + (int64_t)j * stride;
+      if (!gq::ballot(kFullWarp, e < end)) break;  // warp-uniform, as the walk's own test
+      visit(u, du, e, e < end);
     }
-  }
+  });
 }
 
 // Warp-wide: each lane appends take[j] chunks of vertex v[j], j < kEdgeBatch (0: none), with one

@@ -72,21 +72,10 @@ constexpr uint32_t kOwnItems = 1024;
 template <class Visit>
 GQ_HD GQ_INLINE void advance_own(const Grid& grid, const uint64_t* dist, const OwnItem* items, uint32_t nitems,
                                  uint32_t lanes, uint32_t ch, Visit visit) {
-  const uint32_t per_warp = kWarp / lanes;
-  const uint32_t lane = gq::lane_id(), slot = lane / lanes, sub = lane % lanes;
-  const uint32_t warp = grid.rank() / kWarp, warps = grid.size() / kWarp;
-  for (uint32_t base = warp * per_warp; base < nitems; base += warps * per_warp) {
-    const uint32_t i = base + slot;
-    const bool ok = i < nitems;
-    const OwnItem item = ok ? items[i] : OwnItem{0, 0u, 0u};
-    const int64_t end = item.begin + item.count;
-    const double du = ok ? read_distance(dist, item.v) : 0.0;
-    for (uint32_t k0 = 0; k0 < ch; k0 += lanes * kEdgeBatch) {
-      const int64_t k = item.begin + k0 + sub;
-      if (!gq::ballot(kFullWarp, k < end)) break;  // warp-uniform: the warp's items are done
-      visit(item.v, du, k, end, lanes);
-    }
-  }
+  walk_items(grid, dist, nitems, lanes, ch, [&](uint32_t i) {
+    const OwnItem item = items[i];
+    return EdgeRange{item.v, item.begin, item.begin + item.count};
+  }, visit);
 }
 
 // Items the device lists need beyond n + m / ch (one generation's pushes, deduplicated by `mark`)
