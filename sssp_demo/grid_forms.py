@@ -276,11 +276,13 @@ def kernel_shape(algorithm: str) -> dict:
 
 
 def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf, d: int = 1,
-             delta: float = 1.0, budget_s: float | None = None, own_cap: int = OWN_ITEMS):
+             delta: float = 1.0, budget_s: float | None = None, own_cap: int = OWN_ITEMS,
+             local_passes: int = LOCAL_PASSES):
     """Shortest paths on the GPU: (dist float64, pred int64 with -9999, stats dict), CuPy arrays.
     The work is queued on the current stream; reading the stats synchronises. `own_cap` (near-far
     and bellman-ford, 1..OWN_ITEMS): block 0's own frontier lists in its local rounds; smaller
-    only to test their spill into the device lists."""
+    only to test their spill into the device lists. `local_passes` (0..LOCAL_PASSES): how large a
+    round block 0 takes alone; 0, none (tools/gpu_round_probe.py prices the grid's rounds so)."""
     import cupy
 
     if algorithm not in KERNELS:
@@ -294,7 +296,9 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     blocks = _blocks(stem, name)
     if stem == "near_far" and not 1 <= own_cap <= OWN_ITEMS:
         raise GQError(f"own_cap: expected 1..{OWN_ITEMS}, got {own_cap!r}")
-    local = LOCAL_PASSES * BLOCK // lanes
+    if not 0 <= local_passes <= LOCAL_PASSES:  # more would outgrow near-far's own lists and spares
+        raise GQError(f"local_passes: expected 0..{LOCAL_PASSES}, got {local_passes!r}")
+    local = local_passes * BLOCK // lanes
     item_cap = n + -(-g.m // ch) + 1
     if stem == "near_far":  # its local rounds may push past that: sssp::local_spare
         item_cap += min(local, item_cap + own_cap) * ch + own_cap

@@ -24,6 +24,8 @@
 #   sssp-rounds parDijkstra's us per round on the seed DAG (1 M, 10 M edges), then the sssp GPU tests
 #   sssp-probe  parDijkstra on the seed DAG at 1 M and 10 M edges (time per round)
 #   slice-probe where a round of pardijkstra-sliced goes, both forms (tools/gpu_slice_probe.py, 1 M and 30 M edges)
+#   round-probe what a Near-Far / Bellman-Ford round costs against its width, with and without local rounds
+#               (tools/gpu_round_probe.py: a chain, open strips, mazes)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -158,6 +160,9 @@ if want sssp-probe; then
 fi
 if want slice-probe; then
   stage slice-probe 120 python3 tools/gpu_slice_probe.py 1000000 30000000
+fi
+if want round-probe; then
+  stage round-probe 150 python3 tools/gpu_round_probe.py
 fi
 if want sssp; then
   stage sssp-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo

@@ -111,6 +111,15 @@ def test_local_rounds_in_own_lists(algorithm, own_cap, graph):
         assert stats["rounds"] > 2048
 
 
+@pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
+def test_without_local_rounds(algorithm):
+    """local_passes=0 (tools/gpu_round_probe.py's comparison): every round over the whole grid."""
+    from sssp_demo import maps
+
+    g, _ = maps.grid_graph(maps.generate_maze(129, 1), dtype=np.float64)
+    run_and_check(g, 0, algorithm, "maze 129 without local rounds", local_passes=0)
+
+
 def test_large_arrays_are_page_locked_for_their_copies():
     """to_device and from_device lock host arrays of at least PINNED_FROM_BYTES for the copy;
     memory that is locked already (pinned, or locked by an outer copy) is copied as it is; and a
