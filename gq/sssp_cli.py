@@ -111,12 +111,10 @@ def sssp(graph_path, generate, params, vertices, edges, source, algorithm, backe
         return _bench_one(graph, what, source, repeats, json_out, resolve_backend("pardijkstra", backend))
     used = resolve_backend(algorithm, backend)
     click.echo(f"{what}: {graph.shape[0]:,} vertices, {graph.nnz:,} edges; {algorithm} from {source}, backend {used}")
-    if used == "cuda":  # the context and the kernels, once a process: reported apart from the run
+    if used == "cuda":  # the context and the kernels, once a process: printed apart from the run
         from sssp_demo.grid_forms import warm_up
 
-        started = time.perf_counter()
-        warm_up(algorithm)
-        click.echo(f"GPU ready in {time.perf_counter() - started:.2f} s")
+        click.echo(f"GPU ready in {warm_up(algorithm):.2f} s")
     stats = SsspStats()
     started = time.perf_counter()
     dist, pred = run_sssp(graph, indices=source, algorithm=algorithm, backend=used, stats=stats, delta=delta)

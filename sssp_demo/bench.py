@@ -64,9 +64,10 @@ def bench_graph(graph, source: int, algorithms=ALGORITHMS, repeats: int = 3, war
 
 
 def time_cuda(device_graph, source: int, algorithm: str, repeats: int, warmup: int, d: int | None = None,
-              delta: float | None = None, budget_s: float | None = None):
+              delta: float | None = None, budget_s: float | None = None, **launch):
     """GPU runs timed with CUDA events: (seconds of the measured runs, SsspStats of the last,
-    (dist, pred) of the last as NumPy arrays)."""
+    (dist, pred) of the last as NumPy arrays). `launch`: run_cuda's measuring options (own_cap,
+    local_passes)."""
     import cupy
 
     from .grid_forms import run_cuda
@@ -80,7 +81,7 @@ def time_cuda(device_graph, source: int, algorithm: str, repeats: int, warmup: i
     for i in range(warmup + repeats):
         start, end = cupy.cuda.Event(), cupy.cuda.Event()
         start.record()
-        dist, pred, run = run_cuda(device_graph, source, algorithm, d=d, delta=delta, budget_s=budget_s)
+        dist, pred, run = run_cuda(device_graph, source, algorithm, d=d, delta=delta, budget_s=budget_s, **launch)
         end.record()
         end.synchronize()
         if i >= warmup:

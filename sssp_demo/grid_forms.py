@@ -21,6 +21,7 @@ thread per block) and returns NumPy arrays.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -252,13 +253,16 @@ def _blocks(stem: str, name: str) -> int:
     return max(1, min(resident, sms * BLOCKS_PER_SM))
 
 
-def warm_up(algorithm: str) -> None:
+def warm_up(algorithm: str) -> float:
     """Start the GPU's context and load every kernel an upload and a run of `algorithm` use (its
     own, the predecessor pass, CuPy's conversions and reductions), by uploading a one-edge graph
     in a planner's dtypes and running `algorithm` on it; so that a run timed next times the
-    work, not the start-up (on a fresh machine, where the kernels are compiled: 2.86 s, run 50)."""
+    work, not the start-up (on a fresh machine, where the kernels are compiled: 2.86 s, run 50).
+    Returns the seconds it took, which the commands print apart."""
+    started = time.perf_counter()
     tiny = DeviceGraph.upload(np.array([0, 1, 1], np.int32), np.array([1], np.int32), np.array([1.0], np.float32), 2)
     run_cuda(tiny, 0, algorithm)
+    return time.perf_counter() - started
 
 
 def kernel_shape(algorithm: str) -> dict:

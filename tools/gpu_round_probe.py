@@ -9,7 +9,8 @@ chain (one vertex a round), on open strips of 8 to 512 pixels across (a front ab
 strip), and on mazes. Each graph runs as shipped (small rounds on block 0 alone, their frontiers
 in its shared memory) and with no local rounds at all (`local_passes=0`: every round a grid
 round, which prices the grid barrier). Times are CUDA events around run_cuda, predecessor passes
-included, median of 3 after a warm-up; every run is checked against scipy.
+included (sssp_demo.bench.time_cuda), median of 3 after a warm-up; the last run is checked against
+scipy.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sssp_demo import maps
-from sssp_demo.grid_forms import LOCAL_PASSES, DeviceGraph, run_cuda
+from sssp_demo.bench import time_cuda
+from sssp_demo.grid_forms import LOCAL_PASSES, DeviceGraph
 from sssp_demo.sssp import as_csr, davidson_delta
 
 REPEATS = 3
@@ -65,20 +67,12 @@ def main() -> int:
         delta = davidson_delta(float(w.mean()), dg.mean_degree)
         for algorithm in ("bellman-ford", "near-far"):
             for local in (LOCAL_PASSES, 0):
-                seconds, exact = [], True
-                for i in range(REPEATS + 1):
-                    start, end = cupy.cuda.Event(), cupy.cuda.Event()
-                    start.record()
-                    dist, _, stats = run_cuda(dg, 0, algorithm, delta=delta, local_passes=local)
-                    end.record()
-                    end.synchronize()
-                    exact = exact and bool(np.array_equal(dist.get(), ref))
-                    if i:
-                        seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
+                seconds, stats, (dist, _) = time_cuda(dg, 0, algorithm, REPEATS, 1, delta=delta, local_passes=local)
                 ms = statistics.median(seconds) * 1e3
-                rounds = max(1, stats["rounds"])
+                rounds = max(1, stats.rounds)
                 print(f"{name:20s} {algorithm:13s} {'yes' if local else 'no':>5s} {ms:9.2f} {rounds:8,d} "
-                      f"{ms * 1e3 / rounds:9.2f} {stats['improvements'] / rounds:11.1f}  {exact}", flush=True)
+                      f"{ms * 1e3 / rounds:9.2f} {stats.improvements / rounds:11.1f}  "
+                      f"{bool(np.array_equal(dist, ref))}", flush=True)
         del dg
         cupy.get_default_memory_pool().free_all_blocks()
     return 0

@@ -12,7 +12,8 @@ extern "C" __global__ void __launch_bounds__(256)
                        uint64_t budget_ns, uint32_t local_items, uint32_t own_cap, uint32_t* err_words) {
   __shared__ uint32_t verdict;
   // Block 0's frontiers in its local rounds (near_far_grid.h): the launcher's own_cap is at most
-  // kOwnItems. 32 KB, so four blocks still fit an SM.
+  // kOwnItems. 32 KB in every block; registers, not this, keep the kernel to 2 blocks an SM
+  // (120 registers, run 49).
   __shared__ sssp::OwnItem own[2][sssp::kOwnItems];
   __shared__ uint32_t own_count[2];
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
