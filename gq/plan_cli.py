@@ -40,7 +40,7 @@ from queues_cuda.errors import GQError
 def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend) -> int:
     """Find and draw the cheapest route across MAP.png (or a generated map)."""
     from sssp_demo import maps
-    from sssp_demo.sssp import SsspStats, check_choices, resolve_backend, sssp
+    from sssp_demo.sssp import SsspStats, check_choices, resolve_backend, route_search
 
     if (map_path is None) == (generate is None):
         raise GQError("give a map file or --generate maze|terrain (one of the two)")
@@ -66,12 +66,12 @@ def plan(map_path, generate, size, seed, start, goal, output, algorithm, backend
         click.echo(f"GPU ready in {warm_up(algorithm):.2f} s")
     stats = SsspStats()
     started = time.perf_counter()
-    dist, pred = sssp(graph, indices=source, algorithm=algorithm, backend=used, stats=stats)
+    to_goal, pred = route_search(graph, source, target, algorithm=algorithm, backend=used, stats=stats)
     seconds = time.perf_counter() - started
     route = maps.route_from_predecessors(pred, source, target, width=width)
     _, length = maps.route_cost_and_length(cost, route)
     maps.draw_route(cost, route, output)
-    click.echo(f"cost {dist[target]:.3f}  length {length:.1f} px  ({len(route):,} pixels)")
+    click.echo(f"cost {to_goal:.3f}  length {length:.1f} px  ({len(route):,} pixels)")
     click.echo(f"time {seconds:.3f} s for the shortest paths from the start to every pixel ({stats.phases(used)})")
     click.echo(f"wrote {output}")
     return 0

@@ -44,8 +44,19 @@ BLOCK = 256
 BLOCKS_PER_SM = 4
 MAX_BATCH = 4096  # sssp::kMaxBatch: block 0 sorts a BulkUpdate batch in shared memory
 #: A round with at most this many block-widths of lanes' work runs on block 0 alone (no grid
-#: barrier): local_items = LOCAL_PASSES * BLOCK / lanes.
+#: barrier): local_items = passes * block width / lanes. LOCAL_PASSES is the most a launch may
+#: ask for, and parDijkstra's default.
 LOCAL_PASSES = 4
+#: Near-Far and Bellman-Ford's block widths (kernels/near_far.cu's launch bounds allow up to 512),
+#: and what they launch by default: one block of 512 threads an SM (their 115 registers a thread
+#: leave room for no more), with block 0 taking rounds of up to one pass alone. On the H200 a
+#: 4096^2 maze took 167 ms with Bellman-Ford, against 209-212 ms with two blocks of 256 an SM;
+#: block 0's local rounds have twice the lanes and the grid barrier half the blocks. One pass:
+#: on an open strip 512 pixels across (rounds of about 900 items), 41 ms against 59-76 ms with
+#: 2-4, and the same elsewhere (a sweep of both widths and 1-4 passes, run 54).
+NEAR_FAR_BLOCKS = (256, 512)
+NEAR_FAR_BLOCK = 512
+NEAR_FAR_LOCAL_PASSES = 1
 #: Items in each of block 0's own frontier lists in near-far's local rounds (sssp::kOwnItems, the
 #: kernel's shared arrays: a launch may ask for fewer, to exercise the spill).
 OWN_ITEMS = 1024
@@ -237,20 +248,33 @@ def _module(stem: str):
 
 
 @cache
-def _blocks(stem: str, name: str) -> int:
-    """Blocks of `name` to launch: all resident at once (the barrier needs every block running),
-    at most BLOCKS_PER_SM per SM."""
+def _blocks(stem: str, name: str, block: int = BLOCK) -> int:
+    """Blocks of `name`, `block` threads each, to launch: all resident at once (the barrier needs
+    every block running), at most BLOCKS_PER_SM per SM."""
     import cupy
 
-    from queues_cuda.cuda_runtime import BLOCK as RUNTIME_BLOCK
     from queues_cuda.cuda_runtime import resident_threads
 
-    assert RUNTIME_BLOCK == BLOCK
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
-    resident = resident_threads(_module(stem).get_function(name)) // BLOCK
+    resident = resident_threads(_module(stem).get_function(name), block) // block
     if resident < 1:
-        raise GQError(f"{name}: not even one block of {BLOCK} threads can be resident on this GPU")
+        raise GQError(f"{name}: not even one block of {block} threads can be resident on this GPU")
     return max(1, min(resident, sms * BLOCKS_PER_SM))
+
+
+def block_width(algorithm: str, block: int | None = None) -> int:
+    """Threads a block of `algorithm`'s grid kernel: near-far and bellman-ford take `block` (one
+    of NEAR_FAR_BLOCKS; default NEAR_FAR_BLOCK); the parDijkstra forms set their own."""
+    stem = KERNELS[algorithm][0]
+    if stem != "near_far":
+        if block is not None:
+            raise GQError(f"block: only near-far and bellman-ford take a block width; {algorithm} sets its own")
+        return BLOCK
+    if block is None:
+        return NEAR_FAR_BLOCK
+    if block not in NEAR_FAR_BLOCKS:
+        raise GQError(f"block: expected one of {', '.join(map(str, NEAR_FAR_BLOCKS))}, got {block!r}")
+    return block
 
 
 def warm_up(algorithm: str) -> float:
@@ -273,7 +297,8 @@ def kernel_shape(algorithm: str) -> dict:
         name = SLICED_KERNELS["cluster"]
         blocks, width = CLUSTER_BLOCKS, 512
     else:
-        blocks, width = _blocks(stem, name), BLOCK
+        width = block_width(algorithm)
+        blocks = _blocks(stem, name, width)
     a = _module(stem).get_function(name).attributes
     return {"kernel": name, "blocks": blocks, "threads_per_block": width,
             "registers": int(a["num_regs"]), "local_bytes": int(a["local_size_bytes"])}
@@ -281,12 +306,14 @@ def kernel_shape(algorithm: str) -> dict:
 
 def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf, d: int = 1,
              delta: float = 1.0, budget_s: float | None = None, own_cap: int = OWN_ITEMS,
-             local_passes: int = LOCAL_PASSES):
+             local_passes: int | None = None, block: int | None = None):
     """Shortest paths on the GPU: (dist float64, pred int64 with -9999, stats dict), CuPy arrays.
     The work is queued on the current stream; reading the stats synchronises. `own_cap` (near-far
     and bellman-ford, 1..OWN_ITEMS): block 0's own frontier lists in its local rounds; smaller
     only to test their spill into the device lists. `local_passes` (0..LOCAL_PASSES): how large a
-    round block 0 takes alone; 0, none (tools/gpu_round_probe.py prices the grid's rounds so)."""
+    round block 0 takes alone (default: NEAR_FAR_LOCAL_PASSES for near-far and bellman-ford,
+    LOCAL_PASSES for the others); 0, none (tools/gpu_round_probe.py prices the grid's rounds so).
+    `block`: threads a block (near-far and bellman-ford: one of NEAR_FAR_BLOCKS)."""
     import cupy
 
     if algorithm not in KERNELS:
@@ -294,15 +321,18 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     n, u32, u64, f64 = g.n, np.uint32, np.uint64, np.float64
     stem, name = KERNELS[algorithm]
     lanes, ch = advance_shape(g.mean_degree)
+    width = block_width(algorithm, block)
     if stem == "slice_dijkstra":
         return _run_sliced(g, source, limit, budget_s, lanes)
     fn = _module(stem).get_function(name)
-    blocks = _blocks(stem, name)
+    blocks = _blocks(stem, name, width)
     if stem == "near_far" and not 1 <= own_cap <= OWN_ITEMS:
         raise GQError(f"own_cap: expected 1..{OWN_ITEMS}, got {own_cap!r}")
-    if not 0 <= local_passes <= LOCAL_PASSES:  # more would outgrow near-far's own lists and spares
+    if local_passes is None:
+        local_passes = NEAR_FAR_LOCAL_PASSES if stem == "near_far" else LOCAL_PASSES
+    if not 0 <= local_passes <= LOCAL_PASSES:  # near-far's device lists keep a spare for this many (local_spare)
         raise GQError(f"local_passes: expected 0..{LOCAL_PASSES}, got {local_passes!r}")
-    local = local_passes * BLOCK // lanes
+    local = local_passes * width // lanes
     item_cap = n + -(-g.m // ch) + 1
     if stem == "near_far":  # its local rounds may push past that: sssp::local_spare
         item_cap += min(local, item_cap + own_cap) * ch + own_cap
@@ -323,7 +353,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         far = [cupy.empty(max(n, 1), cupy.uint32) for _ in range(2)]
         in_far = cupy.zeros(n, cupy.uint32)
         nearest = cupy.full(2, INF_BITS, cupy.uint64)
-        fn((blocks,), (BLOCK,), (*graph, f64(step), dist, items[0], items[1], u32(item_cap), far[0], far[1], in_far,
+        fn((blocks,), (width,), (*graph, f64(step), dist, items[0], items[1], u32(item_cap), far[0], far[1], in_far,
                                  mark, nearest, stats, ctl, u32(lanes), u32(ch), budget_ns, local, u32(own_cap),
                                  err))
     else:
@@ -340,7 +370,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
         fn((blocks,), (BLOCK,), (*graph, f64(w_min), heap_mem, heap_sizes, u32(d), u32(levels), dist, items,
                                  u32(item_cap), updates, mark, settled, batch, stats, ctl, u32(lanes), u32(ch),
                                  budget_ns, local, err))
-    return _finish_run(g, algorithm, name, f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {BLOCK}",
+    return _finish_run(g, algorithm, name, f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {width}",
                        err, ctl, stats, dist, source, lanes, budget_s)
 
 

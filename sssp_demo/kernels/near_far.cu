@@ -4,7 +4,7 @@
 // grid barrier of sssp/grid.h, so the host waits once per run, not once per round.
 #include <sssp/near_far_grid.h>
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(512)
     sssp_near_far_grid(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
                        uint32_t source, double limit, double delta, uint64_t* dist, uint64_t* items0,
                        uint64_t* items1, uint32_t item_cap, uint32_t* far0, uint32_t* far1, uint32_t* in_far,
@@ -12,8 +12,8 @@ extern "C" __global__ void __launch_bounds__(256)
                        uint64_t budget_ns, uint32_t local_items, uint32_t own_cap, uint32_t* err_words) {
   __shared__ uint32_t verdict;
   // Block 0's frontiers in its local rounds (near_far_grid.h): the launcher's own_cap is at most
-  // kOwnItems. 32 KB in every block; registers, not this, keep the kernel to 2 blocks an SM
-  // (120 registers, run 49).
+  // kOwnItems. 32 KB in every block; registers, not this, bound the blocks an SM: 115 a thread
+  // (run 54) leave room for one block of 512 threads (the default) or two of 256.
   __shared__ sssp::OwnItem own[2][sssp::kOwnItems];
   __shared__ uint32_t own_count[2];
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};

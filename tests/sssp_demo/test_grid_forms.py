@@ -155,3 +155,21 @@ def test_sliced_cpu_refuses_large_graphs_and_bench_skips_it(monkeypatch, capsys)
     assert all(r["exact"] for r in rows) and len(rows) == len(bench.ALGORITHMS)
     print_table(rows)
     assert "pardijkstra-sliced     cpu              -  skipped: pardijkstra-sliced on the CPU" in capsys.readouterr().out
+
+
+def test_block_widths():
+    """Near-Far and Bellman-Ford take either of their widths (512 by default); the other grid
+    kernels only theirs; anything else is one clear error."""
+    from queues_cuda.errors import GQError
+    from sssp_demo.grid_forms import BLOCK, NEAR_FAR_BLOCK, NEAR_FAR_BLOCKS, block_width
+
+    assert NEAR_FAR_BLOCK in NEAR_FAR_BLOCKS
+    for algorithm in ("near-far", "bellman-ford"):
+        assert block_width(algorithm) == NEAR_FAR_BLOCK
+        for width in NEAR_FAR_BLOCKS:
+            assert block_width(algorithm, width) == width
+        with pytest.raises(GQError, match="block: expected one of 256, 512, got 1024"):
+            block_width(algorithm, 1024)
+    assert block_width("pardijkstra") == BLOCK
+    with pytest.raises(GQError, match="only near-far and bellman-ford take a block width; pardijkstra-sliced"):
+        block_width("pardijkstra-sliced", 512)

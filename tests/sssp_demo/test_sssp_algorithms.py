@@ -11,7 +11,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 
 from queues_cuda.errors import GQError
-from sssp_demo.sssp import SsspStats, reconstruct_path, sssp
+from sssp_demo.sssp import SsspStats, reconstruct_path, route_search, sssp
 
 
 def random_graph(seed: int, n: int, m: int, zero_frac: float = 0.1) -> sp.csr_matrix:
@@ -115,6 +115,23 @@ def test_bad_source_and_backend():
 
 
 KERNEL_DIR = __import__("pathlib").Path(__file__).resolve().parents[2] / "sssp_demo" / "kernels"
+
+
+@pytest.mark.parametrize("algorithm", ["near-far", "pardijkstra", "scipy"])
+def test_route_search(algorithm):
+    """The planner's search: the goal's distance and int32 predecessors, as sssp() has them;
+    an unreached goal's distance is inf; a goal out of range is one clear error."""
+    g = random_graph(5, 400, 1200)
+    ref = dijkstra(g, indices=3)
+    for target in (0, 17, 399):
+        cost, pred = route_search(g, 3, target, algorithm=algorithm, backend="cpu")
+        assert pred.dtype == np.int32 and pred.shape == (400,)
+        assert cost == ref[target]
+        np.testing.assert_array_equal(pred, sssp(g, 3, algorithm=algorithm, backend="cpu")[1])
+    lonely = sp.csr_matrix((3, 3))
+    assert route_search(lonely, 0, 2, backend="cpu")[0] == np.inf
+    with pytest.raises(GQError, match=r"target 400 is out of range: the graph has 400 vertices \(0..399\)"):
+        route_search(g, 3, 400, backend="cpu")
 
 
 @pytest.mark.parametrize("kernel", sorted(p.name for p in KERNEL_DIR.glob("*.cu")))

@@ -120,6 +120,43 @@ def test_without_local_rounds(algorithm):
     run_and_check(g, 0, algorithm, "maze 129 without local rounds", local_passes=0)
 
 
+@pytest.mark.parametrize("algorithm", ["near-far", "bellman-ford"])
+@pytest.mark.parametrize("block", [256, 512])
+@pytest.mark.parametrize("local_passes", [1, 2, 4])
+def test_block_widths_and_local_passes(algorithm, block, local_passes):
+    """Near-Far and Bellman-Ford at both block widths (one block of 512 an SM by default, or two
+    of 256) and every local round size up to LOCAL_PASSES: 4 passes of 512 one-lane items are
+    2,048, past the own lists' 1,024, so block 0's first round spills."""
+    from sssp_demo import maps
+
+    g, _ = maps.grid_graph(maps.generate_maze(257, 3), dtype=np.float64)
+    run_and_check(g, 0, algorithm, f"maze 257 block={block} passes={local_passes}", block=block,
+                  local_passes=local_passes)
+    road = random_graph(11, 5_000, 9_000, zero_frac=0.3)  # mean degree under 4: one lane an item
+    run_and_check(road, 0, algorithm, f"sparse block={block} passes={local_passes}", block=block,
+                  local_passes=local_passes)
+
+
+def test_route_search_brings_back_what_a_planner_needs():
+    """route_search on the GPU: the goal's distance and int32 predecessors whose walk from the
+    goal is a shortest route; the copy back is labelled so in the timing line."""
+    from sssp_demo import maps
+    from sssp_demo.sssp import SsspStats, route_search
+
+    cost_map = maps.generate_maze(301, 4)
+    g, _ = maps.grid_graph(cost_map)
+    ref = dijkstra(g, indices=0)
+    target = int(np.flatnonzero(np.isfinite(ref))[-1])
+    stats = SsspStats()
+    cost, pred = route_search(g, 0, target, algorithm="near-far", backend="cuda", stats=stats)
+    assert cost == ref[target] and pred.dtype == np.int32
+    route = maps.route_from_predecessors(pred, 0, target)
+    assert route[0] == 0 and route[-1] == target
+    walked = sum(g[u, v] for u, v in zip(route, route[1:]))
+    assert np.isclose(walked, ref[target])
+    assert "copy out" in stats.phases("cuda") and "the predecessors and the goal's distance" in stats.phases("cuda")
+
+
 def test_large_arrays_are_page_locked_for_their_copies():
     """to_device and from_device lock host arrays of at least PINNED_FROM_BYTES for the copy;
     memory that is locked already (pinned, or locked by an outer copy) is copied as it is; and a

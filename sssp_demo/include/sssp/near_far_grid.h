@@ -62,9 +62,9 @@ struct NearFarState {
   uint32_t own_cap;
 };
 
-// The GPU kernel's own lists, items each (kernels/near_far.cu): the largest local round the
-// launchers allow (LOCAL_PASSES x BLOCK = 1,024 one-lane items); a larger next round spills and
-// goes back to the grid anyway.
+// The GPU kernel's own lists, items each (kernels/near_far.cu): twice the largest local round of
+// the launchers' default shape (one pass of 512 one-lane items). A launch may ask for rounds of
+// up to 2,048 items (4 passes); a next round past 1,024 spills and goes back to the grid anyway.
 constexpr uint32_t kOwnItems = 1024;
 
 // advance_batches over block 0's own items: each item names its edges, so the edges and u's
