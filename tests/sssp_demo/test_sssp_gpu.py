@@ -137,6 +137,26 @@ def test_block_widths_and_local_passes(algorithm, block, local_passes):
                   local_passes=local_passes)
 
 
+@pytest.mark.parametrize("weights, message", [
+    ([1.0, -2.0], "negative edge weight -2.0"),
+    ([np.nan, 1.0], "edge weights must be finite"),
+    ([1.0, np.inf], "edge weights must be finite"),
+])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_bad_weights_are_caught_on_the_gpu(weights, message, dtype):
+    """The GPU path checks the weights after their upload (not on the host): the same errors."""
+    import scipy.sparse as sp
+
+    from queues_cuda.errors import GQError
+    from sssp_demo.sssp import route_search, sssp
+
+    g = sp.csr_matrix((np.array(weights, dtype), ([0, 1], [1, 2])), shape=(3, 3))
+    with pytest.raises(GQError, match=message):
+        sssp(g, 0, algorithm="near-far", backend="cuda")
+    with pytest.raises(GQError, match=message):
+        route_search(g, 0, 2, backend="cuda")
+
+
 def test_route_search_brings_back_what_a_planner_needs():
     """route_search on the GPU: the goal's distance and int32 predecessors whose walk from the
     goal is a shortest route; the copy back is labelled so in the timing line."""
