@@ -206,14 +206,11 @@ def _search_cuda(device_graph, source: int, algorithm: str, limit: float, setup:
 def _upload(csr: tuple, stats: SsspStats):
     """The graph on the GPU (timed into `stats`), its weights checked there (as_csr's native
     arrays are not)."""
-    import cupy
-
     from . import grid_forms
 
     started = time.perf_counter()
     device_graph = grid_forms.DeviceGraph.upload(*csr)
-    if device_graph.m:
-        check_weights(bool(cupy.isfinite(device_graph.weights).all()), device_graph.w_min)
+    check_weights(device_graph.weights_finite(), device_graph.w_min)
     stats.upload_seconds += time.perf_counter() - started
     return device_graph
 
