@@ -17,9 +17,17 @@ GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint3
     frontier[0][0] = source;
     gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
   }
-  auto emit = [&](uint32_t v, bool fresh, uint32_t level) {
-    push_vertex(frontier[level & 1], ctl + kBfsFrontier0 + level % 3, g.n, v, fresh, err);
-  };
+  // Appends go straight in (one fetch-add a warp): nothing is held back to flush.
+  struct Emit {
+    uint32_t* const* frontier;
+    uint32_t* ctl;
+    uint32_t n;
+    const gq::ErrorFlag& err;
+    GQ_HD void operator()(uint32_t v, bool fresh, uint32_t level) const {
+      push_vertex(frontier[level & 1], ctl + kBfsFrontier0 + level % 3, n, v, fresh, err);
+    }
+    GQ_HD void flush() const {}
+  } emit{frontier, ctl, g.n, err};
   auto drain = [&](uint32_t level, BfsCounts& c) {
     const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
     const uint32_t* cur = frontier[level & 1];

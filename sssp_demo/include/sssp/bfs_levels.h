@@ -150,9 +150,10 @@ GQ_HD GQ_INLINE void add_counts(const BfsState& s, const BfsCounts& c) {
 
 // The level loop both forms run. `drain(level, counts)` expands the frontier of depth `level`
 // (its vertices get `level + 1` neighbours), emitting into the next one and counting it in
-// C[(level + 1) % 3]; `emit` is what the chunk phase emits through (the same). `check(level)` runs on the
-// leader after the level is done (the queue form's no-loss check). Every decision is read by all
-// threads from the same word after a barrier, so all leave together.
+// C[(level + 1) % 3]; `emit` is what the chunk phase emits through (the same), and
+// `emit.flush()` puts out what it may hold back before the level's barrier (warp-wide).
+// `check(level)` runs on the leader after the level is done (the queue form's no-loss check).
+// Every decision is read by all threads from the same word after a barrier, so all leave together.
 template <class Drain, class Emit, class Check>
 GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, Drain drain, Emit& emit,
                              Check check, BfsCounts& c) {
@@ -176,6 +177,7 @@ GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState
     const uint32_t nchunks = gq::load<gq::mo::relaxed>(ctl + kBfsChunks0 + level % 2);
     if (nchunks) {
       expand_chunks(grid, g, s, nchunks, level + 1, c, emit);
+      emit.flush();
       if (!grid.sync()) break;
     }
     if (grid.leader()) {

@@ -25,6 +25,60 @@ struct BfsQueues {
   uint64_t capacity;
 };
 
+// Vertices a lane may hold back before its warp enqueues them (QueueEmit).
+constexpr uint32_t kEmitBatch = 8;
+
+// The queue form's emit. An enqueue is a chain of a dozen dependent atomics (run 59: a road
+// graph's levels cost 51 us with G-LFQ against 9 us with compaction), and an emit per edge step
+// made one chain per step that found a vertex. So a lane holds the vertices it wins (up to
+// kEmitBatch), and its warp enqueues them together when a lane is full and at the end of its
+// drain or chunk phase: numbered lane by lane, a warp's worth at a time, lane l taking number
+// base + l, so a warp pays one chain per 32 vertices. The frontier count is still taken at each
+// emit; the level's barrier comes after the last flush, so the next level finds them all.
+struct QueueEmit {
+  const gq::Queue* q;  // the two queues; a vertex of depth `level` goes into q[level & 1]
+  uint32_t tid;
+  uint32_t* ctl;
+  const gq::ErrorFlag& err;
+  uint32_t held[kEmitBatch] = {};
+  uint32_t count = 0, level = 0;
+
+  // Warp-uniform, as expand's emits are.
+  GQ_HD void operator()(uint32_t v, bool fresh, uint32_t lvl) {
+    if (gq::ballot(kFullWarp, count == kEmitBatch)) flush();
+    level = lvl;  // every emit between two flushes is for one level
+    for (uint32_t j = 0; j < kEmitBatch; ++j)
+      if (fresh && j == count) held[j] = v;  // constant indices: `held` stays in registers
+    count += fresh ? 1u : 0u;
+    warp_count(ctl + kBfsFrontier0 + lvl % 3, fresh);
+  }
+
+  // Warp-uniform. Lane l enqueues vertex number base + l of the warp's held ones; its owner is
+  // the first lane whose running count passes that number (a binary search over the lanes'
+  // running counts, by shuffles), and it is that lane's k-th.
+  GQ_HD void flush() {
+    const uint32_t lane = gq::lane_id();
+    const uint32_t incl = warp_inclusive_sum(count);
+    const uint32_t total = gq::shuffle(kFullWarp, incl, kWarp - 1);
+    const gq::Queue& out = q[level & 1];
+    for (uint32_t base = 0; base < total; base += kWarp) {
+      const uint32_t want = base + lane;
+      uint32_t owner = 0;
+      for (uint32_t step = kWarp / 2; step; step >>= 1)
+        if (gq::shuffle(kFullWarp, incl, owner + step - 1) <= want) owner += step;
+      const uint32_t k = want - (gq::shuffle(kFullWarp, incl, owner) - gq::shuffle(kFullWarp, count, owner));
+      uint32_t v = 0;
+      for (uint32_t j = 0; j < kEmitBatch; ++j) {
+        const uint32_t x = gq::shuffle(kFullWarp, held[j], owner);
+        if (j == k) v = x;
+      }
+      if (want < total && !out.try_enqueue(v, tid, err) && !err.raised())
+        err.raise(gq::kCapacity, gq::kSiteFrontier, level);
+    }
+    count = 0;
+  }
+};
+
 // The whole run. Before it: depth all kUnvisited but the source's 0, parent all kUnvisited, the
 // queues initialised (empty), the control words zero.
 GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
@@ -37,12 +91,7 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
   if (grid.leader()) {
     if (q[0].try_enqueue(source, tid, err)) gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
   }
-  // Warp-uniform: every lane calls it; the fresh ones enqueue (their tickets aggregate per warp).
-  auto emit = [&](uint32_t v, bool fresh, uint32_t level) {
-    if (fresh && !q[level & 1].try_enqueue(v, tid, err) && !err.raised())
-      err.raise(gq::kCapacity, gq::kSiteFrontier, level);
-    warp_count(ctl + kBfsFrontier0 + level % 3, fresh);
-  };
+  QueueEmit emit{q, tid, ctl, err};
   auto drain = [&](uint32_t level, BfsCounts& c) {
     const gq::Queue& cur = q[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
@@ -65,6 +114,7 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
       expand(g, s, u, got, level + 1, chunk_count, c, err, emit);
       if (gq::ballot(kFullWarp, err.raised())) break;
     }
+    emit.flush();
     warp_add(ctl + kBfsTaken0 + level % 3, taken);
   };
   auto check = [&](uint32_t level) {
