@@ -131,12 +131,6 @@ GQ_HD GQ_INLINE void expand_chunks(const Grid& grid, const BfsGraph& g, const Bf
   }
 }
 
-// Warp-wide sum of `x` added to `*word` by one lane (every lane calls it together).
-GQ_HD GQ_INLINE void warp_add(uint32_t* word, uint32_t x) {
-  const uint32_t total = gq::shuffle(kFullWarp, warp_inclusive_sum(x), kWarp - 1);
-  if (gq::lane_id() == kWarp - 1 && total) gq::fetch_add<gq::mo::relaxed>(word, total);
-}
-
 // The lanes with `pred` counted into `*word` by one lane (every lane calls it together).
 GQ_HD GQ_INLINE void warp_count(uint32_t* word, bool pred) {
   const uint32_t m = gq::ballot(kFullWarp, pred);

@@ -99,23 +99,28 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
     // vertex per lane (any of them may take any vertex: they stop at EMPTY, not at a share). The
     // rest go straight to the barrier, as the compaction form's threads without an item do, so a
     // road graph's small frontiers do not meet a hundred thousand pollers at every level.
+    // A warp stops once one of its lanes has seen EMPTY (nobody enqueues into this queue during
+    // the level, so it stays empty), or once the level's running count of dequeues T reaches the
+    // frontier's size: either way without another dequeue, whose EMPTY answer is a chain of its
+    // own. T is added to as the warp dequeues (the add in flight while it expands), so the
+    // leader's no-loss check reads the same total; a lost vertex keeps T short, and the warps
+    // then stop at EMPTY and the check fails.
     const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
-    bool done = grid.rank() - gq::lane_id() >= count;
-    uint32_t taken = 0;
+    uint32_t* took = ctl + kBfsTaken0 + level % 3;
+    const bool tries = grid.rank() - gq::lane_id() < count;
     for (;;) {
       uint32_t u = 0;
-      bool got = false;
-      if (!done) {
-        got = cur.try_dequeue(&u, tid, err);
-        done = !got;
-      }
-      if (!gq::ballot(kFullWarp, got)) break;
-      if (got) ++taken;
+      const bool got = tries && cur.try_dequeue(&u, tid, err);
+      const uint32_t mask = gq::ballot(kFullWarp, got);
+      if (!mask) break;
+      uint32_t before = 0;
+      if (gq::lane_id() == gq::first_lane(mask)) before = gq::fetch_add<gq::mo::relaxed>(took, gq::popcount(mask));
       expand(g, s, u, got, level + 1, chunk_count, c, err, emit);
-      if (gq::ballot(kFullWarp, err.raised())) break;
+      before = gq::shuffle(kFullWarp, before, gq::first_lane(mask));
+      const bool all_taken = before + gq::popcount(mask) >= count;
+      if (all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised())) break;
     }
     emit.flush();
-    warp_add(ctl + kBfsTaken0 + level % 3, taken);
   };
   auto check = [&](uint32_t level) {
     const uint32_t put = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
