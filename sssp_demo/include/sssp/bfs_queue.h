@@ -1,11 +1,11 @@
 // sssp/bfs_queue.h — queue-driven level-synchronous BFS (seed 001, Sec. V.B.a and VI.D) as one
 // persistent grid: the frontier of each level lives in a concurrent FIFO queue of the queue layer
 // (gq::Queue, chosen at build time by GQ_QUEUE_KIND: G-LFQ, SFQ, G-WFQ, G-WFQ-YMC), and two
-// queues alternate: level r dequeues queue r % 2 until it answers EMPTY and enqueues the vertices
-// it discovers into queue (r + 1) % 2. The levels are separated by the grid barrier (grid.h); the
-// neighbour expansion is bfs_levels.h's.
+// queues alternate: level r dequeues queue r % 2 until it answers EMPTY (or the level's dequeues
+// add up to the frontier's size) and enqueues the vertices it discovers into queue (r + 1) % 2.
+// The levels are separated by the grid barrier (grid.h); the neighbour expansion is bfs_levels.h's.
 //
-// Why EMPTY ends a thread's level: nobody enqueues into the queue being drained during its level,
+// Why EMPTY ends a warp's level: nobody enqueues into the queue being drained during its level,
 // so a linearizable EMPTY answer means every element has been taken. An EMPTY answer takes no
 // ticket (ScqRing::observed_empty), so a hundred thousand threads meeting an empty ring at every
 // level's end leave its slots alone for the next level's enqueuers. The leader still checks after
