@@ -22,7 +22,7 @@ def run(capsys, *args):
 def test_seed_dag_closed_form_and_result_file(tmp_path, capsys):
     out_npz = tmp_path / "r.npz"
     code, out, err = run(capsys, "sssp", "--generate", "seed-dag", "--vertices", 500, "--edges", 20000,
-                         "--check", "-o", out_npz)
+                         "--algorithm", "pardijkstra", "--check", "-o", out_npz)
     assert code == 0, err
     assert "improvements 20,000" in out  # every extra edge is a successful decrease-key
     with np.load(out_npz) as r:
@@ -57,6 +57,12 @@ def test_matrix_market_file(tmp_path, capsys, algorithm):
 def test_bad_input_is_one_line_exit_2(capsys, args, message):
     code, out, err = run(capsys, "sssp", *args)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_default_algorithm_is_near_far(capsys):
+    code, out, err = run(capsys, "sssp", "--generate", "road", "--param", "rows=30", "--param", "cols=30", "--check")
+    assert code == 0, err
+    assert "; near-far from 0" in out and "distances equal scipy's" in out
 
 
 def test_negative_weight_file(tmp_path, capsys):
