@@ -26,6 +26,7 @@
 #   slice-probe where a round of pardijkstra-sliced goes, both forms (tools/gpu_slice_probe.py, 1 M and 30 M edges)
 #   round-probe what a Near-Far / Bellman-Ford round costs against its width, with and without local rounds
 #               (tools/gpu_round_probe.py: a chain, open strips, mazes)
+#   bfs         the BFS GPU tests, then tools/gpu_bfs_bench.py (runs 60-61: about 2.5 min together)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -142,8 +143,11 @@ if want tile-profile; then
   stage tile-profile "${GQ_TILE_PROFILE_S:-150}" python3 tools/gpu_tile_profile.py "$OUT" \
     $(q=${GQ_PROFILE_QUEUES:-glfq,gwfq}; for x in ${q//,/ }; do echo --queue "$x"; done)
 fi
-if want new; then
-  stage bfs-bench "${GQ_BFS_S:-170}" python3 tools/gpu_bfs_bench.py "$OUT"
+if want bfs; then
+  stage bfs-tests 130 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo/test_bfs_gpu.py
+fi
+if want new || want bfs; then
+  stage bfs-bench "${GQ_BFS_S:-200}" python3 tools/gpu_bfs_bench.py "$OUT"
 fi
 if want sssp-rounds; then
   # parDijkstra's microseconds per round on the seed DAG (CUDA events, median of 3, exact against
