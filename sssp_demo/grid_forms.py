@@ -536,10 +536,11 @@ def predecessors_cuda(g: DeviceGraph, dist, source: int, lanes: int):
     return pred
 
 
-def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK) -> list:
+def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK, per_level: bool = False) -> list:
     """A heap program (sssp_demo.bucket_heap.HeapProgram) run by ONE block of `width` threads
-    through parBucketHeap's block form (kernels/block_heap.cu); one result per ExtractMin:
-    (key, priority), or None when the heap was empty."""
+    through parBucketHeap's block form (kernels/block_heap.cu), or with `per_level` by one such
+    block a level (sssp/level_bucket_heap.h); one result per ExtractMin: (key, priority), or None
+    when the heap was empty."""
     import cupy
 
     levels = levels_for(n_keys, d)
@@ -551,12 +552,19 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK) -> list:
     n_out = max(int((types == 2).sum()), 1)
     out_key, out_prio = cupy.zeros(n_out, cupy.uint32), cupy.zeros(n_out, cupy.float64)
     out_ok, err = cupy.zeros(n_out, cupy.uint8), cupy.zeros(4, cupy.uint32)
-    fn = _module("block_heap").get_function("sssp_block_heap_program")
-    fn((1,), (width,), (mem, sizes, np.uint32(d), np.uint32(levels), batch, cupy.asarray(types),
-                        cupy.asarray(np.asarray(prog.counts, np.uint32)), np.uint64(len(types)),
-                        cupy.asarray(np.asarray(prog.keys + [0], np.uint32)),
-                        cupy.asarray(np.asarray(prog.prios + [0.0], np.float64)), out_key, out_prio, out_ok, err))
-    raise_if_flagged(err.get(), "sssp_block_heap_program[cuda]", f"d={d}, {levels} levels, {width} threads")
+    program = (batch, cupy.asarray(types), cupy.asarray(np.asarray(prog.counts, np.uint32)), np.uint64(len(types)),
+               cupy.asarray(np.asarray(prog.keys + [0], np.uint32)),
+               cupy.asarray(np.asarray(prog.prios + [0.0], np.float64)), out_key, out_prio, out_ok, err)
+    heap = (mem, sizes, np.uint32(d), np.uint32(levels))
+    name = "sssp_level_heap_program" if per_level else "sssp_block_heap_program"
+    fn = _module("block_heap").get_function(name)
+    if per_level:  # one block a level: all resident at once (levels is far below the SM count)
+        scratch = cupy.empty(2 * (16 * d * (4**levels - 1) // 3), cupy.uint64)  # LevelSched::scratch_entries
+        mail = cupy.zeros(2 * levels, cupy.uint32)  # req, then ack
+        fn((levels,), (width,), (*heap, scratch, mail[:levels], mail[levels:], *program))
+    else:
+        fn((1,), (width,), (*heap, *program))
+    raise_if_flagged(err.get(), f"{name}[cuda]", f"d={d}, {levels} levels, {width} threads")
     n = int((types == 2).sum())
     keys, prios, oks = out_key.get()[:n], out_prio.get()[:n], out_ok.get()[:n]
     return [(int(k), float(v)) if ok else None for k, v, ok in zip(keys, prios, oks)]

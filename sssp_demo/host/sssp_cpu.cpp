@@ -7,6 +7,7 @@
 // barrier, so CI runs the GPU's round loops, atomics and barrier with real concurrency.
 #include <sssp/bellman_ford.h>
 #include <sssp/block_heap_program.h>
+#include <sssp/level_bucket_heap.h>
 #include <sssp/near_far.h>
 #include <sssp/near_far_grid.h>
 #include <sssp/par_dijkstra.h>
@@ -219,6 +220,29 @@ uint32_t sssp_block_heap_run(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, ui
       sssp::run_block_heap_program(sssp::Block{t, width, &scratch, bar, err}, heap, batch.data(), op_type, op_count,
                                    nops, keys, prios, out_key, out_prio, out_ok);
     });
+  for (auto& th : pool) th.join();
+  return gq::load<gq::mo::acquire>(err_words);
+}
+
+// parBucketHeap with one block a level (sssp/level_bucket_heap.h): `levels` blocks of `width`
+// std::threads each, block 0 running the heap program and the others serving their levels.
+uint32_t sssp_level_heap_run(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, uint32_t levels, uint32_t width,
+                             const uint32_t* op_type, const uint32_t* op_count, uint64_t nops, const uint32_t* keys,
+                             const double* prios, uint32_t* out_key, double* out_prio, uint8_t* out_ok,
+                             uint32_t* err_words) {
+  const sssp::BlockBucketHeap heap{gq::BucketHeap{mem, sizes, d, levels}};
+  std::vector<gq::HeapEntry> batch(d), scratch_mem(sssp::LevelSched::scratch_entries(d, levels));
+  std::vector<uint32_t> req(levels, 0), ack(levels, 0), bars(2 * levels, 0);
+  std::vector<sssp::BlockScratch> scratch(levels);
+  const sssp::LevelSched sched{&heap, scratch_mem.data(), req.data(), ack.data()};
+  const gq::ErrorFlag err{err_words};
+  std::vector<std::thread> pool;
+  for (uint32_t blk = 0; blk < levels; ++blk)
+    for (uint32_t t = 0; t < width; ++t)
+      pool.emplace_back([&, blk, t] {
+        sssp::run_level_heap_program(sssp::Block{t, width, &scratch[blk], &bars[2 * blk], err}, blk, sched,
+                                     batch.data(), op_type, op_count, nops, keys, prios, out_key, out_prio, out_ok);
+      });
   for (auto& th : pool) th.join();
   return gq::load<gq::mo::acquire>(err_words);
 }

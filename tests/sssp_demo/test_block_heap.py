@@ -13,7 +13,9 @@ from sssp_demo.bucket_heap import BucketHeap
 from sssp_demo.sssp import _library
 
 
-def run_block(prog, n_keys: int, d: int, width: int):
+def run_block(prog, n_keys: int, d: int, width: int, runner: str = "sssp_block_heap_run"):
+    """The program on the CPU build's `runner`: one block of `width` threads, or (runner
+    sssp_level_heap_run) one such block a level."""
     ref = BucketHeap(n_keys, d)  # for the layout (levels, memory) only
     mem, sizes = np.zeros_like(ref.mem), np.zeros_like(ref.sizes)
     types = np.asarray(prog.types, np.uint32)
@@ -24,9 +26,9 @@ def run_block(prog, n_keys: int, d: int, width: int):
     out_key, out_prio = np.zeros(max(n_out, 1), np.uint32), np.zeros(max(n_out, 1), np.float64)
     out_ok, err = np.zeros(max(n_out, 1), np.uint8), np.zeros(4, np.uint32)
     p = lambda a: a.ctypes.data
-    _library().sssp_block_heap_run(p(mem), p(sizes), d, ref.levels, width, p(types), p(counts), len(types), p(keys),
-                                   p(prios), p(out_key), p(out_prio), p(out_ok), p(err))
-    raise_if_flagged(err, "sssp_block_heap_run[cpu]", f"d={d}, width={width}")
+    getattr(_library(), runner)(p(mem), p(sizes), d, ref.levels, width, p(types), p(counts), len(types), p(keys),
+                                p(prios), p(out_key), p(out_prio), p(out_ok), p(err))
+    raise_if_flagged(err, f"{runner}[cpu]", f"d={d}, width={width}")
     return [(int(k), float(v)) if ok else None for k, v, ok in zip(out_key[:n_out], out_prio[:n_out], out_ok[:n_out])]
 
 

@@ -85,6 +85,28 @@ def test_block_heap_on_the_gpu(width, seed, d, n_keys):
     assert not wrong, f"first wrong ExtractMin #{wrong[0]}: got {got[wrong[0]]}, want {expected[wrong[0]]}"
 
 
+# (threads a block, seed, d, keys): heaps of 4 to 7 levels, so 4 to 7 blocks.
+LEVEL_HEAP_CASES = [(w, s, d, k) for w in (32, 256) for s in range(2) for d, k in ((1, 300), (4, 200), (16, 1000))]
+
+
+@pytest.mark.parametrize("width, seed, d, n_keys", LEVEL_HEAP_CASES)
+def test_level_heap_on_the_gpu(width, seed, d, n_keys):
+    """parBucketHeap with one CUDA block a level (sssp/level_bucket_heap.h: requests through
+    device memory, signal buffers emptied while the levels above go on) equals the reference heap."""
+    from test_bucket_heap import random_program
+
+    from sssp_demo.grid_forms import run_block_heap_cuda
+
+    rng = np.random.default_rng(seed * 1000 + d + 7)
+    prog, expected = random_program(rng, n_keys, d, steps=600, p_delete=0.1, integer_prios=seed % 2 == 0)
+    started = time.perf_counter()
+    got = run_block_heap_cuda(prog, n_keys, d, width, per_level=True)
+    wrong = [i for i, (a, b) in enumerate(zip(got, expected)) if a != b]
+    print(f"\n[sssp-gpu] level heap width={width} d={d} keys={n_keys}: {len(prog.types)} operations, "
+          f"{time.perf_counter() - started:.3f} s, {len(wrong)} wrong", flush=True)
+    assert not wrong, f"first wrong ExtractMin #{wrong[0]}: got {got[wrong[0]]}, want {expected[wrong[0]]}"
+
+
 @pytest.mark.parametrize("algorithm", GRID_ALGORITHMS)
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("n, m", [(1, 0), (2, 1), (50, 200), (300, 3000), (1000, 4000), (20_000, 400_000)])

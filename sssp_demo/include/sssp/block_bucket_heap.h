@@ -22,9 +22,11 @@
 // round_counts): a phase between two barriers that reads device memory costs about one
 // device-memory round trip, so barriers and dependent loads are what the code above saves.
 //
-// What is not the seed's yet: one block runs every level (the seed gives each level its own
-// block, and lets levels that are not adjacent resolve at once), and the lists stay in device
-// memory (cached) rather than S_0/B_0 in shared memory.
+// Empty and Fill take a scheduler (`Sched`): Direct (here) runs every level on this one block,
+// recursing into the level below; LevelSched (level_bucket_heap.h) gives each level its own block,
+// signalled through device memory, so that levels that are not adjacent work at once, as the seed
+// has it. parDijkstra (par_dijkstra_grid.h) runs the one-block form. In both, the lists stay in
+// device memory (cached) rather than S_0/B_0 in shared memory.
 #pragma once
 #include <gq/bucket_heap.cuh>
 
@@ -529,17 +531,22 @@ struct BlockBucketHeap {
     return at;
   }
 
-  // Empty(S_i), as BucketHeap::empty_level.
-  GQ_HD bool empty_level(const Block& b, uint32_t i) const {
+  // Empty(S_i), as BucketHeap::empty_level; `sched` reaches level i + 1 (Direct, below: this
+  // block's own call; LevelSched, level_bucket_heap.h: level i + 1's block). S_{i+1}'s new size is
+  // written before S_i's and B_i's: a block that reads the sizes of deeper levels while this one
+  // runs (LevelSched's deeper_nonempty) then sees the entries on one level or the other.
+  template <class Sched>
+  GQ_HD bool empty_at(const Block& b, uint32_t i, const Sched& sched) const {
     const LevelScope counted(b, i);
     if (ns(i) == 0) return true;
     b.tally_op(0);
-    const bool deeper = deeper_nonempty(i);
+    sched.settle(b, i);
+    const bool deeper = sched.deeper_nonempty(b, i);
     const bool can_spill = i + 1 < h.levels;
-    if (can_spill && ns(i + 1) + ns(i) + nb(i) > gq::BucketHeap::s_cap(h.d, i + 1) && !empty_level(b, i + 1))
+    if (can_spill && ns(i + 1) + ns(i) + nb(i) > gq::BucketHeap::s_cap(h.d, i + 1) && !sched.empty(b, i + 1))
       return false;
-    gq::HeapEntry* merged = h.scratch(0);
-    gq::HeapEntry* down = h.scratch(1);
+    gq::HeapEntry* merged = sched.scratch(i, 0);
+    gq::HeapEntry* down = sched.scratch(i, 1);
     enum { kAll, kNone, kBound } rule = !deeper ? kAll : nb(i) == 0 ? kNone : kBound;
     gq::HeapEntry bound{0.0, 0u, gq::kHeapUpdate};
     if (rule == kBound) bound = h.bucket(i)[best(b, h.bucket(i), nb(i), true)];
@@ -588,29 +595,34 @@ struct BlockBucketHeap {
             down[down_before] = x;
           }
         });
-    set_sizes(b, i, stay, 0);
+    b.sync();  // the split's writes, before the merge below reads `down`
     b.leave(part);
     if (nd) {
       const uint32_t len = merge(b, down, nd, h.signal(i + 1), ns(i + 1), merged);
       copy(b, merged, len, h.signal(i + 1));
-      set_sizes(b, i + 1, nb(i + 1), len);
+      sched.set_sizes(b, i + 1, nb(i + 1), len);
     }
+    sched.set_sizes(b, i, stay, 0);
+    if (nd) sched.spilled(b, i + 1);
     return true;
   }
 
-  // Fill(B_i), as BucketHeap::fill_level.
-  GQ_HD bool fill_level(const Block& b, uint32_t i) const {
+  // Fill(B_i), as BucketHeap::fill_level (`sched` as for empty_at).
+  template <class Sched>
+  GQ_HD bool fill_at(const Block& b, uint32_t i, const Sched& sched) const {
     const LevelScope counted(b, i);
-    if (i + 1 >= h.levels || nb(i) >= gq::BucketHeap::b_cap(h.d, i) || !deeper_nonempty(i)) return true;
+    if (i + 1 >= h.levels || nb(i) >= gq::BucketHeap::b_cap(h.d, i)) return true;
+    sched.settle(b, i);
+    if (!sched.deeper_nonempty(b, i)) return true;
     b.tally_op(1);
-    if (!empty_level(b, i + 1)) return false;
+    if (!sched.empty(b, i + 1)) return false;
     const uint32_t need = (uint32_t)(gq::BucketHeap::b_cap(h.d, i) - nb(i));
-    if (nb(i + 1) < need && deeper_nonempty(i + 1) && !fill_level(b, i + 1)) return false;
+    if (nb(i + 1) < need && sched.deeper_nonempty(b, i + 1) && !sched.fill(b, i + 1)) return false;
     const uint32_t n1 = nb(i + 1);
     if (n1 == 0) return true;
     gq::HeapEntry* B1 = h.bucket(i + 1);
-    gq::HeapEntry* up = h.scratch(0);
-    gq::HeapEntry* rest = h.scratch(1);
+    gq::HeapEntry* up = sched.scratch(i, 0);
+    gq::HeapEntry* rest = sched.scratch(i, 1);
     uint32_t nu = 0, nr = 0;
     if (n1 <= need) {
       copy(b, B1, n1, up);
@@ -636,48 +648,90 @@ struct BlockBucketHeap {
       b.leave(part);
     }
     copy(b, rest, nr, B1);
-    set_sizes(b, i + 1, nr, ns(i + 1));
+    sched.set_sizes(b, i + 1, nr, ns(i + 1));
     // B_i's entries are newer than those coming up (rest is free again for the merge).
     const uint32_t m = merge(b, h.bucket(i), nb(i), up, nu, rest);
     copy(b, rest, m, h.bucket(i));
-    set_sizes(b, i, m, ns(i));
+    sched.set_sizes(b, i, m, ns(i));
     return true;
   }
 
-  GQ_HD bool resolve(const Block& b, uint32_t i) const { return empty_level(b, i) && fill_level(b, i); }
+  GQ_HD bool empty_level(const Block& b, uint32_t i) const;
+  GQ_HD bool fill_level(const Block& b, uint32_t i) const;
+
+  template <class Sched>
+  GQ_HD bool resolve(const Block& b, uint32_t i, const Sched& sched) const {
+    return empty_at(b, i, sched) && fill_at(b, i, sched);
+  }
 
   // BulkUpdate(U): up to d entries sorted by key (Update or DEL), into S_0.
-  GQ_HD bool bulk_update(const Block& b, const gq::HeapEntry* u, uint32_t n) const {
-    if (ns(0) + n > gq::BucketHeap::s_cap(h.d, 0) && !empty_level(b, 0)) return false;
-    const uint32_t len = merge(b, u, n, h.signal(0), ns(0), h.scratch(0));
-    copy(b, h.scratch(0), len, h.signal(0));
-    set_sizes(b, 0, nb(0), len);
+  template <class Sched>
+  GQ_HD bool bulk_update(const Block& b, const gq::HeapEntry* u, uint32_t n, const Sched& sched) const {
+    if (ns(0) + n > gq::BucketHeap::s_cap(h.d, 0) && !empty_at(b, 0, sched)) return false;
+    const uint32_t len = merge(b, u, n, h.signal(0), ns(0), sched.scratch(0, 0));
+    copy(b, sched.scratch(0, 0), len, h.signal(0));
+    sched.set_sizes(b, 0, nb(0), len);
     return true;
   }
 
-  GQ_HD bool peek_min(const Block& b, gq::HeapEntry* out) const {
-    if ((ns(0) > 0 || nb(0) == 0) && !resolve(b, 0)) return false;
+  template <class Sched>
+  GQ_HD bool peek_min(const Block& b, gq::HeapEntry* out, const Sched& sched) const {
+    if ((ns(0) > 0 || nb(0) == 0) && !resolve(b, 0, sched)) return false;
     if (nb(0) == 0) return false;
     *out = h.bucket(0)[best(b, h.bucket(0), nb(0), false)];
     return true;
   }
 
-  GQ_HD bool extract_min(const Block& b, gq::HeapEntry* out) const {
-    if ((ns(0) > 0 || nb(0) == 0) && !resolve(b, 0)) return false;
+  template <class Sched>
+  GQ_HD bool extract_min(const Block& b, gq::HeapEntry* out, const Sched& sched) const {
+    if ((ns(0) > 0 || nb(0) == 0) && !resolve(b, 0, sched)) return false;
     const uint32_t n0 = nb(0);
     if (n0 == 0) return false;
     gq::HeapEntry* B = h.bucket(0);
     const uint32_t at = best(b, B, n0, false);
     *out = B[at];
     // Close the gap, keeping key order: the tail out to scratch and back one place lower.
-    gq::HeapEntry* tmp = h.scratch(1);
+    gq::HeapEntry* tmp = sched.scratch(0, 1);
     copy(b, B + at + 1, n0 - at - 1, tmp);
     copy(b, tmp, n0 - at - 1, B + at);
-    set_sizes(b, 0, n0 - 1, ns(0));
-    if (!deeper_nonempty(0)) return true;  // S_0 is empty, so no older copy exists anywhere
+    sched.set_sizes(b, 0, n0 - 1, ns(0));
+    sched.settle(b, 0);
+    if (!sched.deeper_nonempty(b, 0)) return true;  // S_0 is empty, so no older copy exists anywhere
     const gq::HeapEntry del{0.0, out->key, gq::kHeapDelete};
-    return bulk_update(b, &del, 1);
+    return bulk_update(b, &del, 1, sched);
   }
+
+  // The operations with every level run by this block (Direct).
+  GQ_HD bool resolve(const Block& b, uint32_t i) const;
+  GQ_HD bool bulk_update(const Block& b, const gq::HeapEntry* u, uint32_t n) const;
+  GQ_HD bool peek_min(const Block& b, gq::HeapEntry* out) const;
+  GQ_HD bool extract_min(const Block& b, gq::HeapEntry* out) const;
 };
+
+// One block runs every level: Empty and Fill reach the level below by a call, and use the heap's
+// two scratch lists (a level's work is done before the level above goes on, so they are free).
+struct Direct {
+  const BlockBucketHeap* heap;
+  GQ_HD bool empty(const Block& b, uint32_t j) const { return heap->empty_level(b, j); }
+  GQ_HD bool fill(const Block& b, uint32_t j) const { return heap->fill_level(b, j); }
+  GQ_HD gq::HeapEntry* scratch(uint32_t, uint32_t k) const { return heap->h.scratch(k); }
+  GQ_HD void settle(const Block&, uint32_t) const {}   // nothing below runs on its own
+  GQ_HD void spilled(const Block&, uint32_t) const {}  // S_j grew: nothing to start
+  GQ_HD bool deeper_nonempty(const Block&, uint32_t i) const { return heap->deeper_nonempty(i); }
+  GQ_HD void set_sizes(const Block& b, uint32_t i, uint32_t nb, uint32_t ns) const { heap->set_sizes(b, i, nb, ns); }
+};
+
+GQ_HD inline bool BlockBucketHeap::empty_level(const Block& b, uint32_t i) const { return empty_at(b, i, Direct{this}); }
+GQ_HD inline bool BlockBucketHeap::fill_level(const Block& b, uint32_t i) const { return fill_at(b, i, Direct{this}); }
+GQ_HD inline bool BlockBucketHeap::resolve(const Block& b, uint32_t i) const { return resolve(b, i, Direct{this}); }
+GQ_HD inline bool BlockBucketHeap::bulk_update(const Block& b, const gq::HeapEntry* u, uint32_t n) const {
+  return bulk_update(b, u, n, Direct{this});
+}
+GQ_HD inline bool BlockBucketHeap::peek_min(const Block& b, gq::HeapEntry* out) const {
+  return peek_min(b, out, Direct{this});
+}
+GQ_HD inline bool BlockBucketHeap::extract_min(const Block& b, gq::HeapEntry* out) const {
+  return extract_min(b, out, Direct{this});
+}
 
 }  // namespace sssp
