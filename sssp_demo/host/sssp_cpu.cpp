@@ -7,7 +7,6 @@
 // barrier, so CI runs the GPU's round loops, atomics and barrier with real concurrency.
 #include <sssp/bellman_ford.h>
 #include <sssp/block_heap_program.h>
-#include <sssp/level_bucket_heap.h>
 #include <sssp/near_far.h>
 #include <sssp/near_far_grid.h>
 #include <sssp/par_dijkstra.h>

@@ -3,7 +3,6 @@
 // the same code the CPU build runs on blocks of threads, so the GPU tests compare both with the
 // reference heap before parDijkstra relies on them.
 #include <sssp/block_heap_program.h>
-#include <sssp/level_bucket_heap.h>
 
 extern "C" __global__ void __launch_bounds__(256)
     sssp_block_heap_program(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, uint32_t levels, gq::HeapEntry* batch,

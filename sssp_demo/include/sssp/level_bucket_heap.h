@@ -47,7 +47,7 @@ enum LevelOp : uint32_t { kLevelEmpty = 1, kLevelFill = 2, kLevelStop = 3 };
 
 struct LevelSched {
   const BlockBucketHeap* heap;
-  gq::HeapEntry* scratch_mem;  // level_scratch_entries(d, levels) entries
+  gq::HeapEntry* scratch_mem;  // scratch_entries(d, levels) entries
   uint32_t* req;               // [levels]: sequence << 2 | op, written by block i - 1 (thread 0)
   uint32_t* ack;               // [levels]: the last sequence block i finished, written by block i
 
@@ -148,48 +148,6 @@ GQ_HD inline void serve_level(const Block& b, uint32_t i, const LevelSched& sche
     }
     if (op == kLevelStop) return;
   }
-}
-
-// A program of heap operations (block_heap_program.h's format) on the per-level form: block 0
-// runs it, blocks 1 .. levels-1 serve their levels; at the end block 0 stops them, each block
-// stopping the one below it once that one is idle.
-GQ_HD inline void run_level_heap_program(const Block& b, uint32_t block, const LevelSched& sched,
-                                         gq::HeapEntry* batch, const uint32_t* op_type, const uint32_t* op_count,
-                                         uint64_t nops, const uint32_t* keys, const double* prios, uint32_t* out_key,
-                                         double* out_prio, uint8_t* out_ok) {
-  if (block != 0) {
-    serve_level(b, block, sched);
-    return;
-  }
-  const BlockBucketHeap& heap = *sched.heap;
-  uint64_t next = 0, extracted = 0;
-  for (uint64_t k = 0; k < nops; ++k) {
-    if (!b.uniform(!b.err.raised())) break;
-    if (op_type[k] == 2) {
-      gq::HeapEntry e{};
-      const bool ok = heap.extract_min(b, &e, sched);
-      if (b.thread == 0) {
-        out_ok[extracted] = ok;
-        out_key[extracted] = ok ? e.key : 0u;
-        out_prio[extracted] = ok ? e.prio : 0.0;
-      }
-      ++extracted;
-      continue;
-    }
-    const bool del = op_type[k] == 1;
-    const uint32_t n = del ? 1u : op_count[k];
-    if (n > heap.h.d) {
-      b.err.raise(gq::kCapacity, gq::kSiteBucketHeap, n);
-      break;
-    }
-    for (uint32_t j = b.thread; j < n; j += b.width)
-      batch[j] = gq::HeapEntry{del ? 0.0 : prios[next + j], keys[next + j],
-                               del ? (uint32_t)gq::kHeapDelete : (uint32_t)gq::kHeapUpdate};
-    next += n;
-    b.sync();
-    heap.bulk_update(b, batch, n, sched);
-  }
-  if (heap.h.levels > 1) sched.call(b, 1, kLevelStop);
 }
 
 }  // namespace sssp
