@@ -67,7 +67,7 @@ def time_cuda(device_graph, source: int, algorithm: str, repeats: int, warmup: i
               delta: float | None = None, budget_s: float | None = None, **launch):
     """GPU runs timed with CUDA events: (seconds of the measured runs, SsspStats of the last,
     (dist, pred) of the last as NumPy arrays). `launch`: run_cuda's measuring options (own_cap,
-    local_passes)."""
+    local_passes, block)."""
     import cupy
 
     from .grid_forms import run_cuda

@@ -9,7 +9,8 @@ predecessor passes (kernels/predecessors.cu) pick, from the final distances, a p
 whose links realise every distance. Frontier Bellman-Ford is Near-Far with
 Delta = +inf. What runs where inside parDijkstra: include/sssp/par_dijkstra_grid.h (the grid
 relaxes, block 0 runs parBucketHeap with block-parallel Merge/Select/splits,
-include/sssp/block_bucket_heap.h; one block for all levels, not yet the seed's block per level).
+include/sssp/block_bucket_heap.h; one block for all levels: the seed's block per level,
+include/sssp/level_bucket_heap.h, runs heap programs only so far).
 pardijkstra-sliced (kernels/slice_dijkstra.cu, include/sssp/slice_dijkstra.h) has no software
 grid barrier: one thread-block cluster meeting at its hardware barrier where its slices fit, else
 one block per SM meeting at round-stamped slots.
@@ -98,6 +99,11 @@ def levels_for(n: int, d: int) -> int:
 def heap_entries(d: int, levels: int) -> int:
     """gq::BucketHeap::entries."""
     return d * ((1 << (2 * levels)) - 1) + 2 * (3 * d << (2 * (levels - 1)))
+
+
+def level_scratch_entries(d: int, levels: int) -> int:
+    """sssp::LevelSched::scratch_entries: every level's two scratch lists of 2d 4^(i+1) entries."""
+    return 16 * d * ((1 << (2 * levels)) - 1) // 3
 
 
 # ------------------------------------------------------------------------------------------ GPU
@@ -559,7 +565,7 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK, per_level
     name = "sssp_level_heap_program" if per_level else "sssp_block_heap_program"
     fn = _module("block_heap").get_function(name)
     if per_level:  # one block a level: all resident at once (levels is far below the SM count)
-        scratch = cupy.empty(2 * (16 * d * (4**levels - 1) // 3), cupy.uint64)  # LevelSched::scratch_entries
+        scratch = cupy.empty(2 * level_scratch_entries(d, levels), cupy.uint64)  # 16-byte entries
         mail = cupy.zeros(2 * levels, cupy.uint32)  # req, then ack
         fn((levels,), (width,), (*heap, scratch, mail[:levels], mail[levels:], *program))
     else:
