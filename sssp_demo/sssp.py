@@ -221,12 +221,19 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
          delta: float | None = None):
     """Shortest paths from `indices` (an int, or a sequence: one row per source, like scipy)."""
     setup = _setup(csgraph, indices, algorithm, backend, limit, d, delta)
+    dist, pred = _search_rows(setup, algorithm, limit, stats if stats is not None else SsspStats())
+    if np.ndim(indices) == 0:
+        dist, pred = dist[0], pred[0]
+    return (dist, pred) if return_predecessors else dist
+
+
+def _search_rows(setup: _Search, algorithm: str, limit: float, stats: SsspStats):
+    """sssp()'s searches, one row of distances and predecessors per source."""
     used, sources, d, delta = setup.used, setup.sources, setup.d, setup.delta
     indptr, idx, w, n = setup.csr
     dist = np.empty((len(sources), n), np.float64)
     pred = np.empty((len(sources), n), np.int64)
     device_graph = None
-    stats = stats if stats is not None else SsspStats()
     for row, s in enumerate(sources):
         if used == "cuda":
             from . import grid_forms
@@ -274,9 +281,7 @@ def sssp(csgraph, indices=0, algorithm: str = "pardijkstra", backend: str = "aut
         stats.search_seconds += time.perf_counter() - started
         for name, value in zip(("rounds", "relaxations", "improvements", "heap_updates"), out):
             setattr(stats, name, getattr(stats, name) + int(value))
-    if np.ndim(indices) == 0:
-        dist, pred = dist[0], pred[0]
-    return (dist, pred) if return_predecessors else dist
+    return dist, pred
 
 
 def route_search(csgraph, source: int, target: int, algorithm: str = "near-far", backend: str = "auto",
@@ -292,8 +297,8 @@ def route_search(csgraph, source: int, target: int, algorithm: str = "near-far",
         raise GQError(f"target {int(target)} is out of range: the graph has {n} vertices (0..{n - 1})")
     stats = stats if stats is not None else SsspStats()
     if setup.used != "cuda":
-        dist, pred = sssp(csgraph, source, algorithm, setup.used, stats=stats)
-        return float(dist[target]), pred.astype(np.int32)
+        dist, pred = _search_rows(setup, algorithm, np.inf, stats)
+        return float(dist[0, target]), pred[0].astype(np.int32)
     from . import grid_forms
 
     d_dist, d_pred = _search_cuda(_upload(setup.csr, stats), int(source), algorithm, np.inf, setup, stats)
