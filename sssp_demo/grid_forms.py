@@ -373,7 +373,7 @@ def run_cuda(g: DeviceGraph, source: int, algorithm: str, limit: float = np.inf,
     else:
         d = max(1, min(int(d), MAX_BATCH))
         levels = levels_for(n, d)
-        _ensure_stack(levels)
+        _ensure_stack(fn, levels)
         heap_mem = cupy.empty(heap_entries(d, levels) * 2, cupy.uint64)  # 16-byte entries
         heap_sizes = cupy.zeros(2 * levels, cupy.uint32)
         w_min = g.w_min if algorithm == "pardijkstra-batched" else -1.0
@@ -508,16 +508,23 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
                        err, ctl, stats, dist, source, lanes, budget_s)
 
 
-def _ensure_stack(levels: int) -> None:
-    """Empty and Fill recurse down the heap's levels (bucket_heap.cuh): each level can hold two
-    frames (a Fill calling the Empty and the Fill below it), about 100 bytes each for sm_90 today,
-    more than CUDA's default 1 KiB per-thread stack once a heap has more than a few levels. The
-    limit is per context and reserves memory for every resident thread, so it only ever grows."""
+# Stack a heap level can take on the GPU: Fill(i) waits on Empty(i + 1) and Fill(i + 1), each a
+# frame of the wrapper, the scheduler and the body (empty_at / fill_at); about 270 bytes each for
+# sm_90 today (ptxas -v), with room to spare.
+LEVEL_STACK = 2 * 320
+
+
+def _ensure_stack(fn, levels: int) -> None:
+    """Empty and Fill recurse down the heap's levels (block_bucket_heap.h), so ptxas cannot size
+    the stack: CUDA's limit (1 KiB a thread by default) must hold the kernel's own frame
+    (`local_size_bytes`) plus LEVEL_STACK a level. The limit is per context and reserves memory for
+    every resident thread, so it only ever grows. (A kernel frame of 3.7 KB once overflowed the
+    old fixed 1 KiB + 384 bytes a level: every later launch in the process failed.)"""
     import cupy
 
     rt = cupy.cuda.runtime
     stack = getattr(rt, "cudaLimitStackSize", 0)  # cudaLimit's value 0 where CuPy has no name for it
-    need = 1024 + 2 * (levels + 2) * 192
+    need = int(fn.attributes["local_size_bytes"]) + (levels + 2) * LEVEL_STACK
     if rt.deviceGetLimit(stack) < need:
         rt.deviceSetLimit(stack, need)
 
@@ -550,7 +557,6 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK, per_level
     import cupy
 
     levels = levels_for(n_keys, d)
-    _ensure_stack(levels)
     mem = cupy.empty(heap_entries(d, levels) * 2, cupy.uint64)
     sizes = cupy.zeros(2 * levels, cupy.uint32)
     batch = cupy.empty(2 * d, cupy.uint64)
@@ -564,6 +570,7 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK, per_level
     heap = (mem, sizes, np.uint32(d), np.uint32(levels))
     name = "sssp_level_heap_program" if per_level else "sssp_block_heap_program"
     fn = _module("block_heap").get_function(name)
+    _ensure_stack(fn, levels)
     if per_level:  # one block a level: all resident at once (levels is far below the SM count)
         scratch = cupy.empty(2 * level_scratch_entries(d, levels), cupy.uint64)  # 16-byte entries
         mail = cupy.zeros(2 * levels, cupy.uint32)  # req, then ack

@@ -15,11 +15,13 @@
 #define GQ_HD __host__ __device__
 #define GQ_DEV __device__
 #define GQ_INLINE __forceinline__
+#define GQ_NOINLINE __noinline__
 #else
 #define GQ_DEVICE_BUILD 0
 #define GQ_HD
 #define GQ_DEV
 #define GQ_INLINE inline __attribute__((always_inline))
+#define GQ_NOINLINE __attribute__((noinline))
 #endif
 
 #if defined(__CUDACC_RTC__)
