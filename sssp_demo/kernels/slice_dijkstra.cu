@@ -85,7 +85,10 @@ extern "C" __global__ void __launch_bounds__(256)
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::SlotTournament{s});
 }
 
-constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch attribute needed
+#ifndef SSSP_CLUSTER_BLOCKS  // a measuring build may ask for 16 (a non-portable size: the launcher sets the attribute)
+#define SSSP_CLUSTER_BLOCKS 8  // the portable cluster size: no launch attribute needed
+#endif
+constexpr uint32_t kClusterBlocks = SSSP_CLUSTER_BLOCKS;
 
 // The cluster form's body, for a block of any width (two widths are launched: below).
 __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double limit, uint64_t* dist,
@@ -114,7 +117,7 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
       profile, err_words
 
 // 512 threads a block: rounds of up to about 4,000 edges (grid_forms.cluster_width).
-extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(512)
+extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(512, 1)
     sssp_slice_dijkstra_cluster(SSSP_CLUSTER_PARAMS) {
   cluster_run(SSSP_CLUSTER_ARGS);
 }
