@@ -26,43 +26,34 @@ from sssp_demo import generators, grid_forms
 from sssp_demo.grid_forms import DeviceGraph, _run_sliced, advance_shape
 from sssp_demo.sssp import as_csr
 
-# name: (form, threads a block or None for the form's own choice, cluster blocks)
-VARIANTS = {"grid": ("grid", None, 8), "cluster x512": ("cluster", 512, 8), "cluster x1024": ("cluster", 1024, 8),
-            "cluster16 x512": ("cluster", 512, 16), "cluster16 x1024": ("cluster", 1024, 16)}
-CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED = 14
-
-
-@contextlib.contextmanager
-def cluster_blocks(blocks: int):
-    """A measuring build of kernels/slice_dijkstra.cu with `blocks` blocks a cluster (16 is past
-    the portable 8: each kernel is allowed the non-portable size before its launch)."""
-    if blocks == grid_forms.CLUSTER_BLOCKS:
-        yield
-        return
-    import cupy
-
-    from queues_cuda.build import INCLUDE_DIR as GQ_INCLUDE
-    from queues_cuda.build import cuda_module
-
-    module = cuda_module(0, (f"SSSP_CLUSTER_BLOCKS={blocks}",), grid_forms.KERNEL_DIR / "slice_dijkstra.cu",
-                         include_dirs=(GQ_INCLUDE, grid_forms.INCLUDE_DIR))
-
-    class Allowed:
-        def get_function(self, name):
-            fn = module.get_function(name)
-            cupy.cuda.driver.funcSetAttribute(fn.kernel.ptr, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
-            return fn
-
-    saved = grid_forms._module, grid_forms.CLUSTER_BLOCKS
-    grid_forms._module, grid_forms.CLUSTER_BLOCKS = (lambda stem: Allowed()), blocks
-    try:
-        yield
-    finally:
-        grid_forms._module, grid_forms.CLUSTER_BLOCKS = saved
+# name: (form, threads a block or None for the form's own choice, measuring-build defines)
+VARIANTS = {"grid": ("grid", None, ()), "cluster x512": ("cluster", 512, ()), "cluster x1024": ("cluster", 1024, ()),
+            "x512 no-predict": ("cluster", 512, ("SSSP_PREDICT=0",)),
+            "x512 no-loads": ("cluster", 512, ("SSSP_PREDICT_LOADS=0",)),
+            "x1024 no-predict": ("cluster", 1024, ("SSSP_PREDICT=0",))}
 # Measured and dropped (benchmarks/results/README.md, runs 35-42): packed slots, a sleep after
 # every poll, 66/33/16 blocks instead of one per SM, cluster blocks of 256 threads, and in the
 # cluster every warp reading every warp's minimum instead of one block barrier.
 N = 30_000
+
+
+@contextlib.contextmanager
+def measuring_build(defines: tuple[str, ...]):
+    """kernels/slice_dijkstra.cu built with `defines` for the runs inside."""
+    if not defines:
+        yield
+        return
+    from queues_cuda.build import INCLUDE_DIR as GQ_INCLUDE
+    from queues_cuda.build import cuda_module
+
+    module = cuda_module(0, defines, grid_forms.KERNEL_DIR / "slice_dijkstra.cu",
+                         include_dirs=(GQ_INCLUDE, grid_forms.INCLUDE_DIR))
+    saved = grid_forms._module
+    grid_forms._module = lambda stem: module
+    try:
+        yield
+    finally:
+        grid_forms._module = saved
 
 
 def main() -> int:
@@ -77,11 +68,11 @@ def main() -> int:
         dg = DeviceGraph.upload(*as_csr(generators.seed_dag(N, m, 1)))
         lanes, _ = advance_shape(dg.mean_degree)
         want = np.arange(N, dtype=np.float64)
-        for name, (form, width, blocks) in VARIANTS.items():
+        for name, (form, width, defines) in VARIANTS.items():
             seconds, exact = [], True
             profile = cupy.zeros(5, cupy.uint64)
             try:
-                with cluster_blocks(blocks):
+                with measuring_build(defines):
                     for i in range(6):
                         profile.fill(0)
                         start, end = cupy.cuda.Event(), cupy.cuda.Event()

@@ -151,7 +151,7 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
 // every lane. The butterfly pairs disjoint sets of lanes at each step, as merge asks.
 template <bool kTwo>
 GQ_HD GQ_INLINE LeastTwo warp_least_of(LeastTwo t) {
-  if (!kTwo) {
+  if constexpr (!kTwo) {
     t.first = warp_least(t.first);
     return t;
   }
@@ -288,7 +288,10 @@ GQ_HD GQ_INLINE bool cluster_sync(const Grid& grid) {
 }
 
 struct ClusterTournament {
-  static constexpr bool kPredicts = true;
+#ifndef SSSP_PREDICT
+#define SSSP_PREDICT 1
+#endif
+  static constexpr bool kPredicts = SSSP_PREDICT;
   ClusterCandidate* mine;   // this block's two (by round parity): shared memory on the GPU
   ClusterCandidate* every;  // CPU build: every block's two, block-major (the GPU maps its peers' instead)
 
@@ -459,7 +462,10 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     }
     // The next prediction's edges, loaded before this round's are relaxed so that their loads
     // are in flight with this round's; the next round finds them in registers.
-    if (kTwo) {
+#ifndef SSSP_PREDICT_LOADS
+#define SSSP_PREDICT_LOADS 1
+#endif
+    if (kTwo && SSSP_PREDICT_LOADS) {
       held_vertex = least.second.vertex < n ? least.second.vertex : ~0u;
       if (held_vertex != ~0u) {
         const uint32_t pf = offsets[held_vertex], pl = offsets[held_vertex + 1];
