@@ -12,7 +12,6 @@ runs, the time per round and the split of a round, checked against the closed fo
 
 from __future__ import annotations
 
-import contextlib
 import statistics
 import sys
 from pathlib import Path
@@ -22,38 +21,16 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from sssp_demo import generators, grid_forms
+from sssp_demo import generators
 from sssp_demo.grid_forms import DeviceGraph, _run_sliced, advance_shape
 from sssp_demo.sssp import as_csr
 
-# name: (form, threads a block or None for the form's own choice, measuring-build defines)
-VARIANTS = {"grid": ("grid", None, ()), "cluster x512": ("cluster", 512, ()), "cluster x1024": ("cluster", 1024, ()),
-            "x512 no-predict": ("cluster", 512, ("SSSP_PREDICT=0",)),
-            "x512 no-loads": ("cluster", 512, ("SSSP_PREDICT_LOADS=0",)),
-            "x1024 no-predict": ("cluster", 1024, ("SSSP_PREDICT=0",))}
+# name: (form, threads a block, or None for the form's own choice)
+VARIANTS = {"grid": ("grid", None), "cluster x512": ("cluster", 512), "cluster x1024": ("cluster", 1024)}
 # Measured and dropped (benchmarks/results/README.md, runs 35-42): packed slots, a sleep after
 # every poll, 66/33/16 blocks instead of one per SM, cluster blocks of 256 threads, and in the
 # cluster every warp reading every warp's minimum instead of one block barrier.
 N = 30_000
-
-
-@contextlib.contextmanager
-def measuring_build(defines: tuple[str, ...]):
-    """kernels/slice_dijkstra.cu built with `defines` for the runs inside."""
-    if not defines:
-        yield
-        return
-    from queues_cuda.build import INCLUDE_DIR as GQ_INCLUDE
-    from queues_cuda.build import cuda_module
-
-    module = cuda_module(0, defines, grid_forms.KERNEL_DIR / "slice_dijkstra.cu",
-                         include_dirs=(GQ_INCLUDE, grid_forms.INCLUDE_DIR))
-    saved = grid_forms._module
-    grid_forms._module = lambda stem: module
-    try:
-        yield
-    finally:
-        grid_forms._module = saved
 
 
 def main() -> int:
@@ -68,25 +45,19 @@ def main() -> int:
         dg = DeviceGraph.upload(*as_csr(generators.seed_dag(N, m, 1)))
         lanes, _ = advance_shape(dg.mean_degree)
         want = np.arange(N, dtype=np.float64)
-        for name, (form, width, defines) in VARIANTS.items():
+        for name, (form, width) in VARIANTS.items():
             seconds, exact = [], True
             profile = cupy.zeros(5, cupy.uint64)
-            try:
-                with measuring_build(defines):
-                    for i in range(6):
-                        profile.fill(0)
-                        start, end = cupy.cuda.Event(), cupy.cuda.Event()
-                        start.record()
-                        dist, _, stats = _run_sliced(dg, 0, np.inf, None, lanes, form=form, width=width,
-                                                     profile=profile)
-                        end.record()
-                        end.synchronize()
-                        exact = exact and bool(np.array_equal(dist.get(), want))
-                        if i:
-                            seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
-            except Exception as e:  # a measuring build the card refuses: say so, go on
-                print(f"{m:>12,d} {name:16s} failed: {type(e).__name__}: {e}")
-                continue
+            for i in range(6):
+                profile.fill(0)
+                start, end = cupy.cuda.Event(), cupy.cuda.Event()
+                start.record()
+                dist, _, stats = _run_sliced(dg, 0, np.inf, None, lanes, form=form, width=width, profile=profile)
+                end.record()
+                end.synchronize()
+                exact = exact and bool(np.array_equal(dist.get(), want))
+                if i:
+                    seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
             p = profile.get().astype(float)
             rounds = stats["rounds"]
             total = p[:3].sum()

@@ -85,10 +85,7 @@ extern "C" __global__ void __launch_bounds__(256)
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::SlotTournament{s});
 }
 
-#ifndef SSSP_CLUSTER_BLOCKS  // a measuring build may ask for 16 (a non-portable size: the launcher sets the attribute)
-#define SSSP_CLUSTER_BLOCKS 8  // the portable cluster size: no launch attribute needed
-#endif
-constexpr uint32_t kClusterBlocks = SSSP_CLUSTER_BLOCKS;
+constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch attribute needed
 
 // The cluster form's body, for a block of any width (two widths are launched: below).
 __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double limit, uint64_t* dist,
