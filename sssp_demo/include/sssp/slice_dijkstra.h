@@ -465,19 +465,23 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
 #ifndef SSSP_PREDICT_LOADS
 #define SSSP_PREDICT_LOADS 1
 #endif
-    if (kTwo && SSSP_PREDICT_LOADS) {
+#ifndef SSSP_PREDICT_LATE
+#define SSSP_PREDICT_LATE 0
+#endif
+    auto load_prediction = [&]() {
+      if (!kTwo || !SSSP_PREDICT_LOADS) return;
       held_vertex = least.second.vertex < n ? least.second.vertex : ~0u;
-      if (held_vertex != ~0u) {
-        const uint32_t pf = offsets[held_vertex], pl = offsets[held_vertex + 1];
-        for (uint32_t j = 0; j < kHeldEdges; ++j) {
-          const uint64_t e = (uint64_t)pf + grid.thread + (uint64_t)j * grid.width;
-          if (e < pl) {
-            held_target[j] = s.edges.indices[e];
-            held_weight[j] = s.edges.weights[e];
-          }
+      if (held_vertex == ~0u) return;
+      const uint32_t pf = offsets[held_vertex], pl = offsets[held_vertex + 1];
+      for (uint32_t j = 0; j < kHeldEdges; ++j) {
+        const uint64_t e = (uint64_t)pf + grid.thread + (uint64_t)j * grid.width;
+        if (e < pl) {
+          held_target[j] = s.edges.indices[e];
+          held_weight[j] = s.edges.weights[e];
         }
       }
-    }
+    };
+    if (!SSSP_PREDICT_LATE) load_prediction();
     if (held)
       for (uint32_t j = 0; j < kHeldEdges; ++j) {
         const uint64_t e = (uint64_t)first + grid.thread + (uint64_t)j * grid.width;
@@ -498,6 +502,7 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
         relax(target[j], weight[j]);
       }
     }
+    if (SSSP_PREDICT_LATE) load_prediction();
     // The owner settles u: no thread of this round touches u's key (its only edges into u are
     // self-loops, skipped above), so this plain write races with nothing.
     if (u - lo < count && grid.thread == 0) keys[u - lo] |= kSettledBit;
