@@ -466,8 +466,8 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `form`: SLICED_FORMS. Measuring aids
     (tools/gpu_slice_probe.py): `width`, the cluster form's block width (512 or 1024) instead of
-    cluster_width's choice; `profile`, a CuPy uint64[5] the kernel adds block 0's cycles in scan,
-    tournament and relax, its slot re-reads and its predicted rounds, to."""
+    cluster_width's choice; `profile`, a CuPy uint64[4] the kernel adds block 0's cycles in scan,
+    tournament and relax, and its slot re-reads, to."""
     import cupy
 
     n = g.n

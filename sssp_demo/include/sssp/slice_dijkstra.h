@@ -25,14 +25,6 @@
 // them in shared memory, and the owner settles u. Every block computes the same minimum from the
 // same offers, so every block takes the same path through the rounds.
 //
-// The next minimum, predicted (the cluster form). A block offers its two least keys; the second
-// least of all offers, p, is the next round's minimum unless this round's relaxation lowers some
-// key below p's (on the seed DAG it is right in almost every round). So while a block loads its
-// part of u's edges it also loads its part of p's (kHeldEdges a thread, into registers), both in
-// flight together; if the next round's minimum is p, its relaxation starts from those registers
-// and the round has no device-memory round trip left on its path. Edges never change, so a
-// wrong prediction costs only the loads.
-//
 // Exactness: a settled vertex keeps its distance with the top bit set (kSettledBit: no longer a
 // candidate, never lowered: fl(d_u + w) >= d_u >= d_v anyway); the keys are the float64 sums
 // scipy forms (advance.h), so distances equal scipy's bit for bit. Vertices beyond `limit`
@@ -53,7 +45,6 @@ constexpr uint64_t kKeyStampBit = 1ull << 63; // on a slot's key: its round's st
 constexpr uint32_t kStopBit = 1u << 31;       // in block 0's tag: stop after this round (time budget)
 constexpr uint32_t kMaxWarps = 32;
 constexpr uint32_t kRelaxBatch = 4;  // edges a thread loads at once in a round's relaxation
-constexpr uint32_t kHeldEdges = 2;   // edges of the predicted next minimum a thread holds (its block's part)
 
 // A slot is a block's published minimum for one round parity: its key word, then its tag word,
 // alone on a 128-byte line. Every block polls every slot each round; packed slots put all that
@@ -72,14 +63,13 @@ struct SlicedEdges {
   const double* weights;
 };
 
-// Per-warp partial minima (the least and, where the tournament predicts, the second least): of
-// the slice scan (warp 0 reduces them to the block's offer), then of the gathered offers (every
-// thread reduces those itself), and each gathering warp's stop.
+// Per-warp partial minima: of the slice scan (warp 0 reduces them to the block's offer), then of
+// the gathered offers (every thread reduces those itself), and each gathering warp's stop.
 struct SliceScratch {
-  uint64_t key[kMaxWarps], key2[kMaxWarps];
-  uint32_t vertex[kMaxWarps], vertex2[kMaxWarps];
-  uint64_t got_key[kMaxWarps], got_key2[kMaxWarps];
-  uint32_t got_vertex[kMaxWarps], got_vertex2[kMaxWarps];
+  uint64_t key[kMaxWarps];
+  uint32_t vertex[kMaxWarps];
+  uint64_t got_key[kMaxWarps];
+  uint32_t got_vertex[kMaxWarps];
   uint32_t got_stop[kMaxWarps];
 };
 
@@ -91,8 +81,7 @@ struct SliceDijkstraState {
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
   uint64_t budget_ns;
-  uint64_t* profile;       // null, or [5]: block 0's time in scan, tournament, relax; slot re-reads;
-                           // rounds whose minimum was predicted (added to)
+  uint64_t* profile;       // null, or [4]: block 0's time in scan, tournament, relax; slot re-reads (added to)
 };
 
 // Where block 0's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
@@ -113,29 +102,6 @@ struct Candidate {
 };
 constexpr Candidate kNoCandidate{kInfBits, ~0u};  // +inf keys are not candidates (unreached)
 
-// The least two candidates seen, in order (`second` is kNoCandidate until there are two).
-struct LeastTwo {
-  Candidate first, second;
-  GQ_HD GQ_INLINE void offer(const Candidate& c) {
-    if (c.below(first)) {
-      second = first;
-      first = c;
-    } else if (c.below(second)) {
-      second = c;
-    }
-  }
-  // Another set's least two, drawn from candidates disjoint from this set's.
-  GQ_HD GQ_INLINE void merge(const LeastTwo& o) {
-    if (o.first.below(first)) {
-      second = first.below(o.second) ? first : o.second;
-      first = o.first;
-    } else if (o.first.below(second)) {
-      second = o.first;
-    }
-  }
-};
-constexpr LeastTwo kNoLeastTwo{kNoCandidate, kNoCandidate};
-
 // The least candidate over a full warp, for every lane (the CPU's warp is one thread).
 GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
 #if GQ_DEVICE_BUILD
@@ -147,33 +113,16 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
   return c;
 }
 
-// The least two over a full warp when kTwo, else the least alone (`second` left as it is), for
-// every lane. The butterfly pairs disjoint sets of lanes at each step, as merge asks.
-template <bool kTwo>
-GQ_HD GQ_INLINE LeastTwo warp_least_of(LeastTwo t) {
-  if constexpr (!kTwo) {
-    t.first = warp_least(t.first);
-    return t;
-  }
-#if GQ_DEVICE_BUILD
-  for (uint32_t off = 16; off > 0; off >>= 1) {
-    const LeastTwo o{{__shfl_xor_sync(kFullWarp, t.first.key, off), __shfl_xor_sync(kFullWarp, t.first.vertex, off)},
-                     {__shfl_xor_sync(kFullWarp, t.second.key, off), __shfl_xor_sync(kFullWarp, t.second.vertex, off)}};
-    t.merge(o);
-  }
-#endif
-  return t;
-}
-
-// This slice's least key (and second least when kTwo), from the warps' partials: called by all of
-// warp 0, every lane gets it (one warp reduction, not a loop over up to 32 partials in one thread).
-template <bool kTwo>
-GQ_HD GQ_INLINE LeastTwo slice_least(const Grid& grid, const SliceScratch* sc) {
+// This slice's least key, from the warps' partial minima: called by all of warp 0, every lane
+// gets it (one warp reduction, not a loop over up to 32 partials in one thread).
+GQ_HD GQ_INLINE Candidate slice_least(const Grid& grid, const SliceScratch* sc) {
   const uint32_t warps = (grid.width + kWarp - 1) / kWarp;
-  LeastTwo mine = kNoLeastTwo;
-  for (uint32_t w = grid.thread; w < warps; w += kWarp)
-    mine.merge(LeastTwo{{sc->key[w], sc->vertex[w]}, kTwo ? Candidate{sc->key2[w], sc->vertex2[w]} : kNoCandidate});
-  return warp_least_of<kTwo>(mine);
+  Candidate mine = kNoCandidate;
+  for (uint32_t w = grid.thread; w < warps; w += kWarp) {
+    const Candidate c{sc->key[w], sc->vertex[w]};
+    if (c.below(mine)) mine = c;
+  }
+  return warp_least(mine);
 }
 
 // ---------------------------------------------------------------------- the grid's tournament
@@ -218,7 +167,6 @@ GQ_HD inline bool gather_slot(const Grid& grid, uint32_t round, uint32_t t, cons
 }
 
 struct SlotTournament {
-  static constexpr bool kPredicts = false;  // a slot carries the least key alone
   const SliceDijkstraState& s;
 
   // The round's tournament: warp 0 reduces the warps' minima and publishes this slice's least
@@ -231,7 +179,7 @@ struct SlotTournament {
     const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
     const uint32_t need = (grid.blocks + kWarp - 1) / kWarp, gather_warps = need < warps ? need : warps;
     if (warp == 0) {
-      const Candidate mine = slice_least<false>(grid, sc).first;
+      const Candidate mine = slice_least(grid, sc);
       if (lane == 0) publish(grid, round, stop_now, mine, s);
     }
     if (warp < gather_warps) {
@@ -271,8 +219,6 @@ struct SlotTournament {
 struct ClusterCandidate {
   uint64_t key;
   uint32_t vertex, stop;
-  uint64_t key2;  // the second least (kNoCandidate's key when none)
-  uint32_t vertex2, unused;
 };
 
 // Every thread of every block of the cluster arrives; what any wrote before is visible to every
@@ -288,10 +234,6 @@ GQ_HD GQ_INLINE bool cluster_sync(const Grid& grid) {
 }
 
 struct ClusterTournament {
-#ifndef SSSP_PREDICT
-#define SSSP_PREDICT 1
-#endif
-  static constexpr bool kPredicts = SSSP_PREDICT;
   ClusterCandidate* mine;   // this block's two (by round parity): shared memory on the GPU
   ClusterCandidate* every;  // CPU build: every block's two, block-major (the GPU maps its peers' instead)
 
@@ -299,46 +241,42 @@ struct ClusterTournament {
 #if GQ_DEVICE_BUILD
     const uint32_t local = (uint32_t)__cvta_generic_to_shared(mine + parity);
     uint32_t remote;
-    uint64_t key, rest, key2, rest2;
+    uint64_t key, rest;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
     asm volatile("ld.shared::cluster.v2.u64 {%0, %1}, [%2];" : "=l"(key), "=l"(rest) : "r"(remote) : "memory");
-    asm volatile("ld.shared::cluster.v2.u64 {%0, %1}, [%2 + 16];" : "=l"(key2), "=l"(rest2) : "r"(remote) : "memory");
-    return ClusterCandidate{key, (uint32_t)rest, (uint32_t)(rest >> 32), key2, (uint32_t)rest2, 0u};
+    return ClusterCandidate{key, (uint32_t)rest, (uint32_t)(rest >> 32)};
 #else
     return every[2 * rank + parity];
 #endif
   }
 
-  // As SlotTournament's: warp 0 writes this slice's two least keys into its own shared memory,
-  // the cluster meets at its barrier, warp 0 reads every block's, the least two of them go to
-  // sc->got_*[0], then a block barrier. The two candidates alternate by round parity, which the barrier makes
+  // As SlotTournament's: warp 0 writes this slice's least key into its own shared memory, the
+  // cluster meets at its barrier, warp 0 reads every block's, its result goes to sc->got_*[0],
+  // then a block barrier. The two candidates alternate by round parity, which the barrier makes
   // enough: round r + 2's is written after barrier r + 1, which every block reaches only after
   // reading round r's.
   GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc, uint32_t*) const {
     const uint32_t parity = round & 1u, lane = grid.thread % kWarp;
     if (grid.thread < kWarp) {
-      const LeastTwo m = slice_least<true>(grid, sc);
-      if (lane == 0)
-        mine[parity] = ClusterCandidate{m.first.key, m.first.vertex, stop_now ? 1u : 0u, m.second.key, m.second.vertex, 0u};
+      const Candidate m = slice_least(grid, sc);
+      if (lane == 0) mine[parity] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
     }
     const bool ok = cluster_sync(grid);
     if (grid.thread < kWarp) {
-      LeastTwo got = kNoLeastTwo;
+      Candidate got = kNoCandidate;
       bool stop = !ok;
       for (uint32_t t = lane; t < grid.blocks; t += kWarp) {
         const ClusterCandidate c = peer(t, parity);
-        got.merge(LeastTwo{{c.key, c.vertex}, {c.key2, c.vertex2}});
+        if (Candidate{c.key, c.vertex}.below(got)) got = Candidate{c.key, c.vertex};
         stop = stop || c.stop;
       }
-      got = warp_least_of<true>(got);
+      got = warp_least(got);
 #if GQ_DEVICE_BUILD
       stop = __any_sync(kFullWarp, stop);
 #endif
       if (lane == 0) {
-        sc->got_key[0] = got.first.key;
-        sc->got_vertex[0] = got.first.vertex;
-        sc->got_key2[0] = got.second.key;
-        sc->got_vertex2[0] = got.second.vertex;
+        sc->got_key[0] = got.key;
+        sc->got_vertex[0] = got.vertex;
         sc->got_stop[0] = stop ? 1u : 0u;
       }
     }
@@ -370,16 +308,11 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
   const uint64_t lo64 = (uint64_t)grid.block * S;
   const uint32_t lo = lo64 < n ? (uint32_t)lo64 : n;
   const uint32_t count = n - lo < S ? n - lo : S;
-  constexpr bool kTwo = Tournament::kPredicts;
   const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp;
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0;
   const bool profiled = s.profile && grid.leader();
-  uint64_t spent[5] = {0, 0, 0, 0, 0}, mark = profiled ? slice_clock() : 0;
-  // The predicted minimum whose edges (this block's part, kHeldEdges a thread) are held.
-  uint32_t held_vertex = ~0u;
-  int32_t held_target[kHeldEdges];
-  double held_weight[kHeldEdges];
+  uint64_t spent[4] = {0, 0, 0, 0}, mark = profiled ? slice_clock() : 0;
   auto lap = [&](uint32_t part) {
     if (profiled) {
       const uint64_t now = slice_clock();
@@ -390,20 +323,16 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
   for (uint32_t i = grid.thread; i < count; i += grid.width) keys[i] = lo + i == source ? to_bits(0.0) : kInfBits;
   grid.block_sync();
   for (uint32_t round = 0;; ++round) {
-    // Each warp's least unsettled key of the slice, and second least where the tournament
-    // predicts (settled keys carry kSettledBit: never below +inf).
-    LeastTwo mine = kNoLeastTwo;
+    // Each warp's least unsettled key of the slice (settled keys carry kSettledBit: never below +inf).
+    Candidate mine = kNoCandidate;
     for (uint32_t i = grid.thread; i < count; i += grid.width) {
       const Candidate c{keys[i], lo + i};
-      if (kTwo) mine.offer(c);
-      else if (c.below(mine.first)) mine.first = c;
+      if (c.below(mine)) mine = c;
     }
-    mine = warp_least_of<kTwo>(mine);
+    mine = warp_least(mine);
     if (lane == 0) {
-      sc->key[warp] = mine.first.key;
-      sc->vertex[warp] = mine.first.vertex;
-      sc->key2[warp] = mine.second.key;
-      sc->vertex2[warp] = mine.second.vertex;
+      sc->key[warp] = mine.key;
+      sc->vertex[warp] = mine.vertex;
     }
     grid.block_sync();
     lap(0);
@@ -414,14 +343,13 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     if (profiled) spent[3] += rereads;
     lap(1);
     // Every thread reduces the gathering warps' results itself: all take the same decision.
-    LeastTwo least = kNoLeastTwo;
+    Candidate best = kNoCandidate;
     bool stop = false;
     for (uint32_t w = 0; w < got; ++w) {
-      least.merge(LeastTwo{{sc->got_key[w], sc->got_vertex[w]},
-                           kTwo ? Candidate{sc->got_key2[w], sc->got_vertex2[w]} : kNoCandidate});
+      const Candidate c{sc->got_key[w], sc->got_vertex[w]};
+      if (c.below(best)) best = c;
       stop = stop || sc->got_stop[w];
     }
-    const Candidate best = least.first;
     if (stop) {
       // Every block sees block 0's stop bit in the same round, so all leave together; a failed
       // wait leaves the error flag up, which ends every other block's waits too.
@@ -434,62 +362,9 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     if (grid.leader()) ++rounds;
     const uint32_t first = offsets[u], last = offsets[u + 1];
     // Relax the edges of u that land in this slice; a decrease-key is a shared-memory minimum.
-    auto relax = [&](int32_t target, double weight) {
-      ++relaxations;
-      const uint32_t v = (uint32_t)target - lo;
-      if (v >= count) {  // a layout that does not match the slices: never write outside this one
-        grid.err.raise(gq::kCorrupt, gq::kSiteSliceRound, ((uint64_t)u << 32) | (v + lo));
-        return;
-      }
-      // A self-loop never lowers u (fl(d_u + w) >= d_u), and is skipped: its atomic minimum
-      // could otherwise land after the settle below and clear the settled bit.
-      if (v + lo == u) return;
-      const double nd = du + weight;
-      if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) ++improvements;
-    };
-    // u predicted last round: its first kHeldEdges x width edges are in this thread's registers.
-    const bool held = kTwo && u == held_vertex;
-    int32_t hit_target[kHeldEdges];
-    double hit_weight[kHeldEdges];
-    uint32_t from = first;
-    if (held) {
-      for (uint32_t j = 0; j < kHeldEdges; ++j) {
-        hit_target[j] = held_target[j];
-        hit_weight[j] = held_weight[j];
-      }
-      from = last - first > kHeldEdges * grid.width ? first + kHeldEdges * grid.width : last;
-      if (profiled) ++spent[4];
-    }
-    // The next prediction's edges, loaded before this round's are relaxed so that their loads
-    // are in flight with this round's; the next round finds them in registers.
-#ifndef SSSP_PREDICT_LOADS
-#define SSSP_PREDICT_LOADS 1
-#endif
-#ifndef SSSP_PREDICT_LATE
-#define SSSP_PREDICT_LATE 0
-#endif
-    auto load_prediction = [&]() {
-      if (!kTwo || !SSSP_PREDICT_LOADS) return;
-      held_vertex = least.second.vertex < n ? least.second.vertex : ~0u;
-      if (held_vertex == ~0u) return;
-      const uint32_t pf = offsets[held_vertex], pl = offsets[held_vertex + 1];
-      for (uint32_t j = 0; j < kHeldEdges; ++j) {
-        const uint64_t e = (uint64_t)pf + grid.thread + (uint64_t)j * grid.width;
-        if (e < pl) {
-          held_target[j] = s.edges.indices[e];
-          held_weight[j] = s.edges.weights[e];
-        }
-      }
-    };
-    if (!SSSP_PREDICT_LATE) load_prediction();
-    if (held)
-      for (uint32_t j = 0; j < kHeldEdges; ++j) {
-        const uint64_t e = (uint64_t)first + grid.thread + (uint64_t)j * grid.width;
-        if (e < last) relax(hit_target[j], hit_weight[j]);
-      }
-    // The rest: a thread loads kRelaxBatch edges before it relaxes any, so their loads are in
-    // flight together (the cluster form's 8 blocks take about 1,250 edges each a round at 300 M).
-    for (uint32_t e0 = from + grid.thread; e0 < last; e0 += kRelaxBatch * grid.width) {
+    // A thread loads kRelaxBatch edges before it relaxes any, so their loads are in flight
+    // together (the cluster form's 8 blocks take about 1,250 edges each a round at 300 M edges).
+    for (uint32_t e0 = first + grid.thread; e0 < last; e0 += kRelaxBatch * grid.width) {
       int32_t target[kRelaxBatch];
       double weight[kRelaxBatch];
       for (uint32_t j = 0; j < kRelaxBatch; ++j)
@@ -499,10 +374,19 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
         }
       for (uint32_t j = 0; j < kRelaxBatch; ++j) {
         if (e0 + j * grid.width >= last) break;
-        relax(target[j], weight[j]);
+        ++relaxations;
+        const uint32_t v = (uint32_t)target[j] - lo;
+        if (v >= count) {  // a layout that does not match the slices: never write outside this one
+          grid.err.raise(gq::kCorrupt, gq::kSiteSliceRound, ((uint64_t)u << 32) | (v + lo));
+          continue;
+        }
+        // A self-loop never lowers u (fl(d_u + w) >= d_u), and is skipped: its atomic minimum
+        // could otherwise land after the settle below and clear the settled bit.
+        if (v + lo == u) continue;
+        const double nd = du + weight[j];
+        if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) ++improvements;
       }
     }
-    if (SSSP_PREDICT_LATE) load_prediction();
     // The owner settles u: no thread of this round touches u's key (its only edges into u are
     // self-loops, skipped above), so this plain write races with nothing.
     if (u - lo < count && grid.thread == 0) keys[u - lo] |= kSettledBit;
@@ -510,7 +394,7 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     lap(2);
   }
   if (profiled)
-    for (uint32_t i = 0; i < 5; ++i) gq::fetch_add<gq::mo::relaxed>(s.profile + i, spent[i]);
+    for (uint32_t i = 0; i < 4; ++i) gq::fetch_add<gq::mo::relaxed>(s.profile + i, spent[i]);
   for (uint32_t i = grid.thread; i < count; i += grid.width) {
     const uint64_t k = keys[i];
     gq::store<gq::mo::relaxed>(s.dist + lo + i, (k & kSettledBit) ? k & ~kSettledBit : kInfBits);
