@@ -103,8 +103,22 @@ struct Candidate {
 constexpr Candidate kNoCandidate{kInfBits, ~0u};  // +inf keys are not candidates (unreached)
 
 // The least candidate over a full warp, for every lane (the CPU's warp is one thread).
+#ifndef SSSP_REDUX_LEAST
+#define SSSP_REDUX_LEAST 1
+#endif
 GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
-#if GQ_DEVICE_BUILD
+#if GQ_DEVICE_BUILD && SSSP_REDUX_LEAST
+  // Three warp-wide 32-bit minima (redux.sync, sm_80+): the key's high word, its low word among
+  // the lanes that hold the least high word, the vertex among the lanes that hold the least key.
+  // The same (key, vertex) order as Candidate::below, in three dependent steps where a shuffle
+  // butterfly takes five, each of three shuffles and a 64-bit compare.
+  const uint32_t hi = (uint32_t)(c.key >> 32), lo = (uint32_t)c.key;
+  const uint32_t min_hi = __reduce_min_sync(kFullWarp, hi);
+  const uint32_t min_lo = __reduce_min_sync(kFullWarp, hi == min_hi ? lo : ~0u);
+  const bool least = hi == min_hi && lo == min_lo;
+  const uint32_t vertex = __reduce_min_sync(kFullWarp, least ? c.vertex : ~0u);
+  return Candidate{(uint64_t)min_hi << 32 | min_lo, vertex};
+#elif GQ_DEVICE_BUILD
   for (uint32_t off = 16; off > 0; off >>= 1) {
     const Candidate o{__shfl_xor_sync(kFullWarp, c.key, off), __shfl_xor_sync(kFullWarp, c.vertex, off)};
     if (o.below(c)) c = o;
@@ -112,6 +126,13 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
 #endif
   return c;
 }
+
+// A round's tournament, as every thread of the block learns it: the least offer, and whether
+// block 0 asked every block to stop (or a wait failed).
+struct Winner {
+  Candidate best;
+  bool stop;
+};
 
 // This slice's least key, from the warps' partial minima: called by all of warp 0, every lane
 // gets it (one warp reduction, not a loop over up to 32 partials in one thread).
@@ -172,9 +193,9 @@ struct SlotTournament {
   // The round's tournament: warp 0 reduces the warps' minima and publishes this slice's least
   // key; the gathering warps (one slot a thread where the block is wide enough: the GPU's 256
   // threads cover 256 blocks, so every slot's loads are in flight at once) wait for every
-  // block's; their warps' results go to sc->got_*, then a block barrier. Returns how many warps'
-  // results there are.
-  GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc,
+  // block's; their warps' results go to sc->got_*, then a block barrier, then every thread
+  // reduces them itself: all take the same decision.
+  GQ_HD Winner operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc,
                             uint32_t* rereads) const {
     const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
     const uint32_t need = (grid.blocks + kWarp - 1) / kWarp, gather_warps = need < warps ? need : warps;
@@ -206,7 +227,13 @@ struct SlotTournament {
       }
     }
     grid.block_sync();
-    return gather_warps;
+    Winner w{kNoCandidate, false};
+    for (uint32_t g = 0; g < gather_warps; ++g) {
+      const Candidate c{sc->got_key[g], sc->got_vertex[g]};
+      if (c.below(w.best)) w.best = c;
+      w.stop = w.stop || sc->got_stop[g];
+    }
+    return w;
   }
 };
 
@@ -251,17 +278,37 @@ struct ClusterTournament {
   }
 
   // As SlotTournament's: warp 0 writes this slice's least key into its own shared memory, the
-  // cluster meets at its barrier, warp 0 reads every block's, its result goes to sc->got_*[0],
-  // then a block barrier. The two candidates alternate by round parity, which the barrier makes
-  // enough: round r + 2's is written after barrier r + 1, which every block reaches only after
-  // reading round r's.
-  GQ_HD uint32_t operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc, uint32_t*) const {
+  // cluster meets at its barrier, and every thread reads every block's and reduces them itself
+  // (a warp reads the same words: one distributed-shared-memory request a warp and peer), so no
+  // warp reduction or block barrier follows the cluster's. The two candidates alternate by round
+  // parity, which the barrier makes enough: round r + 2's is written after barrier r + 1, which
+  // every thread reaches only after reading round r's.
+#ifndef SSSP_EVERY_THREAD_GATHERS
+#define SSSP_EVERY_THREAD_GATHERS 1
+#endif
+  static constexpr uint32_t kPeersAtOnce = 8;  // peers whose candidates a thread loads before comparing any
+  GQ_HD Winner operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc, uint32_t*) const {
     const uint32_t parity = round & 1u, lane = grid.thread % kWarp;
     if (grid.thread < kWarp) {
       const Candidate m = slice_least(grid, sc);
       if (lane == 0) mine[parity] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
     }
     const bool ok = cluster_sync(grid);
+#if SSSP_EVERY_THREAD_GATHERS
+    (void)lane;
+    Winner w{kNoCandidate, !ok};
+    for (uint32_t t0 = 0; t0 < grid.blocks; t0 += kPeersAtOnce) {
+      ClusterCandidate c[kPeersAtOnce];
+      for (uint32_t j = 0; j < kPeersAtOnce; ++j)
+        if (t0 + j < grid.blocks) c[j] = peer(t0 + j, parity);
+      for (uint32_t j = 0; j < kPeersAtOnce; ++j) {
+        if (t0 + j >= grid.blocks) break;
+        if (Candidate{c[j].key, c[j].vertex}.below(w.best)) w.best = Candidate{c[j].key, c[j].vertex};
+        w.stop = w.stop || c[j].stop;
+      }
+    }
+    return w;
+#else
     if (grid.thread < kWarp) {
       Candidate got = kNoCandidate;
       bool stop = !ok;
@@ -281,7 +328,8 @@ struct ClusterTournament {
       }
     }
     grid.block_sync();
-    return 1;
+    return Winner{{sc->got_key[0], sc->got_vertex[0]}, sc->got_stop[0] != 0};
+#endif
   }
 };
 
@@ -339,18 +387,11 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     // The tournament: this slice's minimum out, every block's in.
     uint32_t rereads = 0;
     const bool stop_now = grid.leader() && s.budget_ns && grid.now_ns() - started > s.budget_ns;
-    const uint32_t got = tournament(grid, round, stop_now, sc, &rereads);
+    const Winner won = tournament(grid, round, stop_now, sc, &rereads);
     if (profiled) spent[3] += rereads;
     lap(1);
-    // Every thread reduces the gathering warps' results itself: all take the same decision.
-    Candidate best = kNoCandidate;
-    bool stop = false;
-    for (uint32_t w = 0; w < got; ++w) {
-      const Candidate c{sc->got_key[w], sc->got_vertex[w]};
-      if (c.below(best)) best = c;
-      stop = stop || sc->got_stop[w];
-    }
-    if (stop) {
+    const Candidate best = won.best;
+    if (won.stop) {
       // Every block sees block 0's stop bit in the same round, so all leave together; a failed
       // wait leaves the error flag up, which ends every other block's waits too.
       if (grid.leader() && !grid.err.raised()) gq::store<gq::mo::relaxed>(grid.ctl + kAbort, 1u);
