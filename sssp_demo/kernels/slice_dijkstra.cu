@@ -114,7 +114,7 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
       profile, err_words
 
 // 512 threads a block: rounds of up to about 4,000 edges (grid_forms.cluster_width).
-extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(512, 1)
+extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(512)
     sssp_slice_dijkstra_cluster(SSSP_CLUSTER_PARAMS) {
   cluster_run(SSSP_CLUSTER_ARGS);
 }
