@@ -177,7 +177,7 @@ GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState
     if (grid.leader()) {
       check(level);
       gq::fetch_add<gq::mo::relaxed>(s.stats + 0, 1ull);
-      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) grid.request_stop();
     }
     ++level;
   }

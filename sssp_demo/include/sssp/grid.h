@@ -8,10 +8,14 @@
 //
 // The barrier (Xiao and Feng's "GPU lock-based synchronization", generation-counted): each block's
 // thread 0 publishes the block's writes with a gpu-scope fence, arrives on one counter, and the
-// last arriver resets it and bumps the generation that the others wait on. It is only safe with
-// every block resident, so launches never exceed the occupancy API's count. Every wait is a
-// bounded gq::Spin: a missing partner ends the kernel with the error flag (kSiteGridBarrier),
-// never a hang; once the flag is up every later wait gives up at once, so all blocks leave.
+// last arriver resets it and bumps the generation that the others wait on. The counter and the
+// generation are the two halves of one 64-bit word, so the arrival's fetch-add also returns the
+// generation to wait on, and a stop the leader asked for (a bit in the counter half) reaches the
+// last arriver with it: one device-memory round trip to arrive, where a load of the generation,
+// the fetch-add and a load of the stop word took three. It is only safe with every block
+// resident, so launches never exceed the occupancy API's count. Every wait is a bounded
+// gq::Spin: a missing partner ends the kernel with the error flag (kSiteGridBarrier), never a
+// hang; once the flag is up every later wait gives up at once, so all blocks leave.
 #pragma once
 #include <gq/arch.cuh>
 
@@ -32,8 +36,14 @@ constexpr uint32_t kFullWarp = GQ_DEVICE_BUILD ? 0xffffffffu : 1u;
 // long they wait there (a long search on a maze could otherwise outlast the barrier's spin budget).
 constexpr uint32_t kMaxLocalRounds = 1024;
 
-// Control words shared by every grid form: the barrier's two words first, then per-algorithm use.
+// Control words shared by every grid form: the barrier's two words first (one 64-bit word: the
+// count in the low half, the generation in the high half; every launcher's words are 8-byte
+// aligned), then per-algorithm use. kAbort is the stop as the host and the pollers read it.
 enum CtlWord : uint32_t { kBarCount = 0, kBarGeneration = 1, kAbort = 2, kCtlFirstFree = 3 };
+constexpr uint32_t kBarStopBit = 1u << 31;  // in the count half: stop at the next barrier
+// Polls of the generation between two checks of the error flag and the budget (each poll is a
+// device-memory round trip already; a wait here is usually on the critical path).
+constexpr uint32_t kBarPollBurst = 8;
 
 struct Grid {
   uint32_t block, blocks;    // this block, and how many run (all resident)
@@ -43,6 +53,7 @@ struct Grid {
   gq::ErrorFlag err;
 
   GQ_HD uint32_t rank() const { return block * width + thread; }
+  GQ_HD GQ_INLINE uint64_t* bar_word() const { return reinterpret_cast<uint64_t*>(ctl + kBarCount); }
   GQ_HD uint32_t size() const { return blocks * width; }
   GQ_HD bool leader() const { return block == 0 && thread == 0; }
 
@@ -73,10 +84,18 @@ struct Grid {
   GQ_HD void wait_for_others() const {
     if (thread == 0) {
       gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
-      while (gq::load<gq::mo::acquire>(ctl + kBarCount) != blocks - 1)
-        if (!spin.step(err, gq::kSiteGridBarrier, gq::load<gq::mo::relaxed>(ctl + kBarCount))) break;
+      uint32_t count;
+      while ((count = (uint32_t)gq::load<gq::mo::acquire>(bar_word()) & ~kBarStopBit) != blocks - 1)
+        if (!spin.step(err, gq::kSiteGridBarrier, count)) break;
     }
     block_sync();
+  }
+
+  // The leader, between barriers: every block leaves at the next barrier (sync returns false),
+  // and kAbort tells the host and the loops that poll it.
+  GQ_HD void request_stop() const {
+    gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+    gq::fetch_or<gq::mo::relaxed>(bar_word(), (uint64_t)kBarStopBit);
   }
 
   // Thread 0's value of `v` for every thread of the block (a decision that must not diverge).
@@ -98,24 +117,35 @@ struct Grid {
   // itself after the bump let the leader, already past the barrier, raise kAbort before a slower
   // block had read it: that block left while the others went on to the next barrier and waited
   // there for it until the spin budget ran out (the BFS benchmark's budget stops on road-24M and
-  // delaunay-21, run 20). A kAbort raised before a block arrives is seen by the last arriver
-  // (every arrival is a release on kBarCount that the last one's acquire reads after); one raised
-  // later is the next barrier's. An error stays each block's own test: it also ends every wait.
+  // delaunay-21, run 20). A stop requested before the leader arrives is in the word before the
+  // last arrival's read-modify-write (all of them are ordered on the one word), so it is this
+  // barrier's; the bit stays, so every later barrier stops too. An error stays each block's own
+  // test: it also ends every wait.
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
       gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
-      const uint32_t gen = gq::load<gq::mo::acquire>(ctl + kBarGeneration);
+      uint64_t* word = bar_word();
+      const uint64_t was = gq::fetch_add<gq::mo::acq_rel>(word, 1ull);
+      const uint32_t gen = (uint32_t)(was >> 32), stop = (uint32_t)was & kBarStopBit;
       uint32_t now = gen;
-      if (gq::fetch_add<gq::mo::acq_rel>(ctl + kBarCount, 1u) == blocks - 1) {
-        gq::store<gq::mo::relaxed>(ctl + kBarCount, 0u);  // nobody arrives again before the bump
-        const uint32_t stop = gq::load<gq::mo::relaxed>(ctl + kAbort) != 0u ? 1u : 0u;
-        now = ((gen | 1u) + 1u) | stop;
-        gq::store<gq::mo::release>(ctl + kBarGeneration, now);
+      if (((uint32_t)was & ~kBarStopBit) == blocks - 1) {
+        // Nobody arrives again before the bump, so the count goes back to 0 with it.
+        now = ((gen | 1u) + 1u) | (stop ? 1u : 0u);
+        gq::store<gq::mo::release>(word, (uint64_t)now << 32 | stop);
       } else {
-        gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
-        while ((now = gq::load<gq::mo::acquire>(ctl + kBarGeneration)) == gen)
+        // Short sleeps and the error flag every kBarPollBurst polls: a waiter is late by at most
+        // one round trip and a few ns (the Spin's budget counts bursts, so a quarter of the steps
+        // keeps about the wall time the budget allowed before).
+        gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
+        for (uint32_t polls = 1;; ++polls) {
+          if ((now = (uint32_t)(gq::load<gq::mo::acquire>(word) >> 32)) != gen) break;
+          if (polls % kBarPollBurst) continue;
           if (!spin.step(err, gq::kSiteGridBarrier, gen)) break;
+#if GQ_DEVICE_BUILD
+          spin.ns = 8;
+#endif  // (the CPU build's backoff must reach its yield: its threads oversubscribe the cores)
+        }
       }
       gq::fence<gq::mo::acq_rel>();
       const bool go = !err.raised() && (now & 1u) == 0u;

@@ -119,7 +119,7 @@ GQ_HD inline void near_far_grid(const Grid& grid, const Csr& g, uint32_t source,
     if (grid.leader()) {
       gq::store<gq::mo::relaxed>(ctl + kNfItems0 + (r + 2) % 3, 0u);
       ++rounds;
-      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+      if (s.budget_ns && grid.now_ns() - started > s.budget_ns) grid.request_stop();
     }
     ++r;
   };

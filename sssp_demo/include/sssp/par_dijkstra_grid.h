@@ -203,7 +203,7 @@ GQ_HD inline void par_dijkstra_grid(const Grid& grid, const Csr& g, uint32_t sou
         if (b.thread == 0) {
           if (more) ++rounds;
           else gq::store<gq::mo::relaxed>(ctl + kPdDone, 1u);
-          if (s.budget_ns && grid.now_ns() - started > s.budget_ns) gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
+          if (s.budget_ns && grid.now_ns() - started > s.budget_ns) grid.request_stop();
           local = more && gq::load<gq::mo::relaxed>(ctl + kPdItems) <= s.local_items &&
                   local_rounds < kMaxLocalRounds && !err.raised() && gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
           if (!local) gq::store<gq::mo::relaxed>(ctl + kPdRound, round);

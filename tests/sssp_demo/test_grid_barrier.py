@@ -1,0 +1,38 @@
+"""The software grid barrier of the grid forms (sssp/grid.h) on the CPU build: one-thread blocks,
+more of them than CI has cores. Every block passes every barrier, no block writes a round after
+the barrier that ends it, and a stop the leader asks for between two barriers ends every block at
+the next one: all leave together (the budget stops of the GPU kernels go this way)."""
+
+import numpy as np
+import pytest
+
+from sssp_demo.sssp import _library
+
+NO_STOP = 0xFFFFFFFF
+
+
+def probe(threads: int, rounds: int, stop_after: int = NO_STOP):
+    passed = np.zeros(threads, np.uint32)
+    tally = np.zeros(rounds, np.uint64)
+    err = np.zeros(4, np.uint32)
+    code = _library().sssp_grid_barrier_probe(threads, rounds, stop_after, passed.ctypes.data, tally.ctypes.data,
+                                              err.ctypes.data)
+    return code, passed, tally
+
+
+@pytest.mark.parametrize("threads", [1, 2, 5, 9])
+def test_every_block_passes_every_barrier(threads):
+    code, passed, tally = probe(threads, 300)
+    assert code == 0
+    assert passed.tolist() == [300] * threads
+    assert (tally == threads * (threads + 1) // 2).all()
+
+
+@pytest.mark.parametrize("threads,stop_after", [(1, 0), (4, 0), (4, 17), (7, 98)])
+def test_a_stop_ends_every_block_at_the_next_barrier(threads, stop_after):
+    code, passed, tally = probe(threads, 200, stop_after)
+    assert code == 0
+    # The barrier after round stop_after + 1 is refused to every block alike.
+    assert passed.tolist() == [stop_after + 1] * threads
+    assert (tally[: stop_after + 2] == threads * (threads + 1) // 2).all()
+    assert (tally[stop_after + 2:] == 0).all()
