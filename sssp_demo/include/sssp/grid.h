@@ -134,17 +134,18 @@ struct Grid {
         now = ((gen | 1u) + 1u) | (stop ? 1u : 0u);
         gq::store<gq::mo::release>(word, (uint64_t)now << 32 | stop);
       } else {
-        // Short sleeps and the error flag every kBarPollBurst polls: a waiter is late by at most
-        // one round trip and a few ns (the Spin's budget counts bursts, so a quarter of the steps
-        // keeps about the wall time the budget allowed before).
+        // The error flag and the budget every kBarPollBurst polls (Spin::step), the Spin's growing
+        // sleep after every poll. (8 ns sleeps instead sped Near-Far's one block an SM but slowed
+        // the BFS's four, whose 528 waiters then polled one line without pause: run 69.) The
+        // budget counts bursts, so a quarter of the steps keeps about the wall time it allowed.
         gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
         for (uint32_t polls = 1;; ++polls) {
           if ((now = (uint32_t)(gq::load<gq::mo::acquire>(word) >> 32)) != gen) break;
-          if (polls % kBarPollBurst) continue;
+          if (polls % kBarPollBurst) {
+            gq::backoff(spin.ns);
+            continue;
+          }
           if (!spin.step(err, gq::kSiteGridBarrier, gen)) break;
-#if GQ_DEVICE_BUILD
-          spin.ns = 8;
-#endif  // (the CPU build's backoff must reach its yield: its threads oversubscribe the cores)
         }
       }
       gq::fence<gq::mo::acq_rel>();
