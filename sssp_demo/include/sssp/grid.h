@@ -135,8 +135,7 @@ struct Grid {
         gq::store<gq::mo::release>(word, (uint64_t)now << 32 | stop);
       } else {
         // The error flag and the budget every kBarPollBurst polls (Spin::step), the Spin's growing
-        // sleep after every poll. (8 ns sleeps instead sped Near-Far's one block an SM but slowed
-        // the BFS's four, whose 528 waiters then polled one line without pause: run 69.) The
+        // sleep after every poll (8 ns sleeps instead measured the same: runs 69 and 70). The
         // budget counts bursts, so a quarter of the steps keeps about the wall time it allowed.
         gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
         for (uint32_t polls = 1;; ++polls) {
