@@ -46,6 +46,22 @@ void finish(const sssp::Csr& g, uint32_t source, const std::vector<uint64_t>& bi
   }
 }
 
+// Runs body(block, thread) on `blocks` x `width` std::threads, each block's threads meeting at
+// their own barrier words; a thread whose block gave up after an error (sssp::BlockAbandoned)
+// just ends: the error flag says what happened.
+template <class Body> void run_block_threads(uint32_t blocks, uint32_t width, Body body) {
+  std::vector<std::thread> pool;
+  for (uint32_t blk = 0; blk < blocks; ++blk)
+    for (uint32_t t = 0; t < width; ++t)
+      pool.emplace_back([=, &body] {
+        try {
+          body(blk, t);
+        } catch (const sssp::BlockAbandoned&) {
+        }
+      });
+  for (auto& th : pool) th.join();
+}
+
 std::vector<uint64_t> start_bits(uint32_t n, uint32_t source) {
   std::vector<uint64_t> bits(n, sssp::kInfBits);
   bits[source] = sssp::to_bits(0.0);
@@ -213,13 +229,10 @@ uint32_t sssp_block_heap_run(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, ui
   sssp::BlockScratch scratch{};
   uint32_t bar[2] = {0, 0};
   const gq::ErrorFlag err{err_words};
-  std::vector<std::thread> pool;
-  for (uint32_t t = 0; t < width; ++t)
-    pool.emplace_back([&, t] {
-      sssp::run_block_heap_program(sssp::Block{t, width, &scratch, bar, err}, heap, batch.data(), op_type, op_count,
-                                   nops, keys, prios, out_key, out_prio, out_ok);
-    });
-  for (auto& th : pool) th.join();
+  run_block_threads(1, width, [&](uint32_t, uint32_t t) {
+    sssp::run_block_heap_program(sssp::Block{t, width, &scratch, bar, err}, heap, batch.data(), op_type, op_count,
+                                 nops, keys, prios, out_key, out_prio, out_ok);
+  });
   return gq::load<gq::mo::acquire>(err_words);
 }
 
@@ -235,14 +248,10 @@ uint32_t sssp_level_heap_run(gq::HeapEntry* mem, uint32_t* sizes, uint32_t d, ui
   std::vector<sssp::BlockScratch> scratch(levels);
   const sssp::LevelSched sched{&heap, scratch_mem.data(), req.data(), ack.data()};
   const gq::ErrorFlag err{err_words};
-  std::vector<std::thread> pool;
-  for (uint32_t blk = 0; blk < levels; ++blk)
-    for (uint32_t t = 0; t < width; ++t)
-      pool.emplace_back([&, blk, t] {
-        sssp::run_level_heap_program(sssp::Block{t, width, &scratch[blk], &bars[2 * blk], err}, blk, sched,
-                                     batch.data(), op_type, op_count, nops, keys, prios, out_key, out_prio, out_ok);
-      });
-  for (auto& th : pool) th.join();
+  run_block_threads(levels, width, [&](uint32_t blk, uint32_t t) {
+    sssp::run_level_heap_program(sssp::Block{t, width, &scratch[blk], &bars[2 * blk], err}, blk, sched, batch.data(),
+                                 op_type, op_count, nops, keys, prios, out_key, out_prio, out_ok);
+  });
   return gq::load<gq::mo::acquire>(err_words);
 }
 
@@ -331,14 +340,11 @@ uint32_t sssp_par_dijkstra_round_counts(const int64_t* indptr, const int32_t* in
   uint32_t bar[2] = {0, 0};
   keys.push_back(0);
   prios.push_back(0.0);
-  std::vector<std::thread> pool;
-  for (uint32_t t = 0; t < width; ++t)
-    pool.emplace_back([&, t] {
-      sssp::run_block_heap_program(sssp::Block{t, width, &scratch, bar, err, &tally}, bheap, batch.data(),
-                                   types.data(), counts.data(), types.size(), keys.data(), prios.data(),
-                                   got_key.data(), got_prio.data(), got_ok.data());
-    });
-  for (auto& th : pool) th.join();
+  run_block_threads(1, width, [&](uint32_t, uint32_t t) {
+    sssp::run_block_heap_program(sssp::Block{t, width, &scratch, bar, err, &tally}, bheap, batch.data(),
+                                 types.data(), counts.data(), types.size(), keys.data(), prios.data(),
+                                 got_key.data(), got_prio.data(), got_ok.data());
+  });
   if (got_key != extracted || snapshot_sizes != after_sizes) err.raise(gq::kCorrupt, gq::kSiteBucketHeap, first);
   uint64_t* o = out;
   for (uint32_t k = 0; k < sssp::BlockCounts::kParts; ++k) *o++ = tally.barriers[k];

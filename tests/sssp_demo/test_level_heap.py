@@ -39,8 +39,12 @@ def test_level_heap_repeats_agree():
         assert run_block(prog, 300, 1, 1, runner="sssp_level_heap_run") == expected
 
 
-def test_level_heap_batch_too_large_ends_cleanly():
-    """A BulkUpdate larger than d raises the flag; every serving block then leaves (no hang)."""
+@pytest.mark.parametrize("runner", ["sssp_level_heap_run", "sssp_block_heap_run"])
+@pytest.mark.parametrize("width", [1, 2])
+def test_level_heap_batch_too_large_ends_cleanly(runner, width):
+    """A BulkUpdate larger than d raises the flag; every serving block then leaves (no hang), and a
+    block of several threads abandons its work at its next barrier (BlockAbandoned) rather than
+    running on with its peers' half-done lists."""
     rng = np.random.default_rng(5)
     prog, _ = random_program(rng, 200, 4, steps=50, p_delete=0.0, integer_prios=True)
     prog.types.append(0)
@@ -48,4 +52,4 @@ def test_level_heap_batch_too_large_ends_cleanly():
     prog.keys.extend([1, 2, 3, 4, 5])
     prog.prios.extend([1.0] * 5)
     with pytest.raises(KernelError):
-        run_block(prog, 200, 4, 1, runner="sssp_level_heap_run")
+        run_block(prog, 200, 4, width, runner=runner)

@@ -69,6 +69,14 @@ struct BlockCounts {
   uint64_t search_steps = 0, size_reads = 0;
 };
 
+#if !GQ_DEVICE_BUILD
+// Thrown by a CPU block's barrier once the error flag is up: the threads of a block that gave up
+// a wait (or met a raised flag) must not run on with sizes and lists their peers are still
+// changing, which could index out of bounds rather than end with the flag's message. The
+// std::threads that run blocks catch it (run_block_threads, host/sssp_cpu.cpp).
+struct BlockAbandoned {};
+#endif
+
 // One thread block. On the CPU build a block of `width` std::threads meets at a barrier on two
 // words (`host_bar`); a block of one needs none.
 struct Block {
@@ -146,6 +154,7 @@ struct Block {
       while (gq::load<gq::mo::acquire>(host_bar + 1) == gen)
         if (!spin.step(err, gq::kSiteGridBarrier, gen)) break;
     }
+    if (err.raised()) throw BlockAbandoned{};
 #endif
   }
 
