@@ -508,7 +508,7 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
                        err, ctl, stats, dist, source, lanes, budget_s)
 
 
-# Stack a heap level can take on the GPU: Fill(i) waits on Empty(i + 1) and Fill(i + 1), each a
+# Stack a heap level can take on the GPU: Fill(i) calls Empty(i + 1) and Fill(i + 1), each a
 # frame of the wrapper, the scheduler and the body (empty_at / fill_at); about 270 bytes each for
 # sm_90 today (ptxas -v), with room to spare.
 LEVEL_STACK = 2 * 320

@@ -41,7 +41,7 @@ def test_level_heap_repeats_agree():
 
 @pytest.mark.parametrize("runner", ["sssp_level_heap_run", "sssp_block_heap_run"])
 @pytest.mark.parametrize("width", [1, 2])
-def test_level_heap_batch_too_large_ends_cleanly(runner, width):
+def test_batch_too_large_ends_cleanly(runner, width):
     """A BulkUpdate larger than d raises the flag; every serving block then leaves (no hang), and a
     block of several threads abandons its work at its next barrier (BlockAbandoned) rather than
     running on with its peers' half-done lists."""
