@@ -586,6 +586,38 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK, per_level
 # ------------------------------------------------------------------------------------------ CPU
 
 
+#: The grid barrier probe's "no stop" (sssp::BarrierProbe::stop_after).
+NO_STOP = 0xFFFFFFFF
+
+
+def barrier_probe_cuda(blocks_per_sm: int, width: int, rounds: int, stop_after: int | None = None,
+                       tally: bool = True) -> tuple:
+    """The grid barrier alone on the GPU (kernels/grid_barrier.cu): `blocks_per_sm` blocks of
+    `width` threads on every SM meet at `rounds` barriers, with the round tally checked after each
+    (`tally`) or not (then a round is the barrier alone: its cost), and the leader's stop after
+    round `stop_after`. Returns (passed per block, tally per round or None, seconds by CUDA events)."""
+    import cupy
+
+    fn = _module("grid_barrier").get_function("sssp_grid_barrier_probe")
+    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
+    per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, width, 0)
+    if not 1 <= blocks_per_sm <= per_sm:
+        raise GQError(f"blocks_per_sm: {blocks_per_sm}; blocks of {width} threads fit 1..{per_sm} an SM here "
+                      "(the barrier needs every block resident)")
+    blocks = sms * blocks_per_sm
+    passed = cupy.zeros(blocks, cupy.uint32)
+    counts = cupy.zeros(max(rounds, 1), cupy.uint64) if tally else None
+    ctl, err = cupy.zeros(WORDS, cupy.uint32), cupy.zeros(4, cupy.uint32)
+    start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    start.record()
+    fn((blocks,), (width,), (np.uint32(rounds), np.uint32(NO_STOP if stop_after is None else stop_after), passed,
+                            counts if tally else np.uint64(0), ctl, err))
+    end.record()
+    end.synchronize()
+    raise_if_flagged(err.get(), "sssp_grid_barrier_probe[cuda]", f"{blocks} blocks x {width}, {rounds} rounds")
+    return passed.get(), (counts.get() if tally else None), cupy.cuda.get_elapsed_time(start, end) / 1e3
+
+
 def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, limit: float = np.inf,
                  d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4, local_items: int = 2,
                  sliced_form: str = "grid", own_cap: int = OWN_ITEMS):

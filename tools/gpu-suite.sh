@@ -27,6 +27,8 @@
 #   round-probe what a Near-Far / Bellman-Ford round costs against its width, with and without local rounds
 #               (tools/gpu_round_probe.py: a chain, open strips, mazes)
 #   bfs         the BFS GPU tests, then tools/gpu_bfs_bench.py (runs 60-61: about 2.5 min together)
+#   barrier-probe the grid barrier's GPU tests, then what one barrier costs by block width and blocks
+#               an SM (tools/gpu_barrier_probe.py)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -167,6 +169,10 @@ if want slice-probe; then
 fi
 if want round-probe; then
   stage round-probe 150 python3 tools/gpu_round_probe.py
+fi
+if want barrier-probe; then
+  stage barrier-tests 60 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo/test_grid_barrier.py
+  stage barrier-probe 90 python3 tools/gpu_barrier_probe.py
 fi
 if want sssp; then
   stage sssp-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo

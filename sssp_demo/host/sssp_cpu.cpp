@@ -5,6 +5,7 @@
 // the grid forms the GPU kernels run (near_far_grid.h, par_dijkstra_grid.h, predecessors.h),
 // here on `threads` std::threads that are one-thread blocks meeting at the same software grid
 // barrier, so CI runs the GPU's round loops, atomics and barrier with real concurrency.
+#include <sssp/barrier_probe.h>
 #include <sssp/bellman_ford.h>
 #include <sssp/block_heap_program.h>
 #include <sssp/near_far.h>
@@ -359,26 +360,13 @@ uint32_t sssp_par_dijkstra_round_counts(const int64_t* indptr, const int32_t* in
   return gq::load<gq::mo::acquire>(err_words);
 }
 
-// The grid barrier alone (grid.h), for tests/sssp_demo/test_grid_barrier.py: `threads` blocks
-// meet at barriers; between two of them each block adds its number to the round's tally, and the
-// leader asks for a stop after round `stop_after` (none when it is ~0). passed[b] counts the
-// barriers block b went through; tally[r] (`rounds` words) sums what was added in round r, which
-// the leader checks after the barrier against every block's number: a block still writing a
-// round after it passed would show.
+// The grid barrier alone (sssp/barrier_probe.h) on `threads` one-thread blocks, for
+// tests/sssp_demo/test_grid_barrier.py.
 uint32_t sssp_grid_barrier_probe(uint32_t threads, uint32_t rounds, uint32_t stop_after, uint32_t* passed,
                                  uint64_t* tally, uint32_t* err_words) {
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
-  const uint64_t want = (uint64_t)threads * (threads + 1) / 2;
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
-    for (uint32_t r = 0; r < rounds; ++r) {
-      gq::fetch_add<gq::mo::relaxed>(tally + r, (uint64_t)grid.block + 1);
-      if (!grid.sync()) return;
-      ++passed[grid.block];
-      if (grid.leader()) {
-        if (gq::load<gq::mo::relaxed>(tally + r) != want) grid.err.raise(gq::kCorrupt, gq::kSiteGridBarrier, r);
-        if (r == stop_after) grid.request_stop();
-      }
-    }
+    sssp::barrier_probe(grid, sssp::BarrierProbe{rounds, stop_after, passed, tally});
   });
   return gq::load<gq::mo::acquire>(err_words);
 }

@@ -36,3 +36,28 @@ def test_a_stop_ends_every_block_at_the_next_barrier(threads, stop_after):
     assert passed.tolist() == [stop_after + 1] * threads
     assert (tally[: stop_after + 2] == threads * (threads + 1) // 2).all()
     assert (tally[stop_after + 2:] == 0).all()
+
+
+# The same probe on the GPU (kernels/grid_barrier.cu): every SM's blocks, at the shapes the grid
+# forms launch (one block of 512 an SM: Near-Far; four of 256: the BFS).
+@pytest.mark.gpu
+@pytest.mark.parametrize("blocks_per_sm,width", [(1, 512), (4, 256), (2, 1024)])
+def test_every_block_passes_every_barrier_on_the_gpu(blocks_per_sm, width):
+    from sssp_demo.grid_forms import barrier_probe_cuda
+
+    passed, tally, _ = barrier_probe_cuda(blocks_per_sm, width, 2000)
+    blocks = passed.size
+    assert passed.tolist() == [2000] * blocks
+    assert (tally == blocks * (blocks + 1) // 2).all()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("stop_after", [0, 37, 998])
+def test_a_stop_ends_every_block_at_the_next_barrier_on_the_gpu(stop_after):
+    from sssp_demo.grid_forms import barrier_probe_cuda
+
+    passed, tally, _ = barrier_probe_cuda(4, 256, 1000, stop_after)
+    blocks = passed.size
+    assert passed.tolist() == [stop_after + 1] * blocks
+    assert (tally[: stop_after + 2] == blocks * (blocks + 1) // 2).all()
+    assert (tally[stop_after + 2:] == 0).all()

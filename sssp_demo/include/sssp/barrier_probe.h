@@ -1,0 +1,34 @@
+// sssp/barrier_probe.h — the grid barrier (grid.h) alone, for its tests and its cost: the grid's
+// blocks meet at `rounds` barriers. Between two of them thread 0 of each block adds the block's
+// number plus one to the round's tally (when `tally` is given), and after each the leader checks
+// that round's tally against every block's share (a block still writing a round it had passed
+// would show) and asks for a stop after round `stop_after`. passed[b] counts the barriers block b
+// went through. Without `tally` a round is the barrier and nothing else: what it costs.
+// Compiled twice, like the grid forms: kernels/grid_barrier.cu and host/sssp_cpu.cpp.
+#pragma once
+#include "grid.h"
+
+namespace sssp {
+
+struct BarrierProbe {
+  uint32_t rounds;
+  uint32_t stop_after;  // ~0u: none
+  uint32_t* passed;     // [blocks], zero to start
+  uint64_t* tally;      // [rounds], zero to start; or null
+};
+
+GQ_HD inline void barrier_probe(const Grid& grid, const BarrierProbe& p) {
+  const uint64_t want = (uint64_t)grid.blocks * (grid.blocks + 1) / 2;
+  for (uint32_t r = 0; r < p.rounds; ++r) {
+    if (p.tally && grid.thread == 0) gq::fetch_add<gq::mo::relaxed>(p.tally + r, (uint64_t)grid.block + 1);
+    if (!grid.sync()) return;
+    if (grid.thread == 0) ++p.passed[grid.block];
+    if (grid.leader()) {
+      if (p.tally && gq::load<gq::mo::relaxed>(p.tally + r) != want)
+        grid.err.raise(gq::kCorrupt, gq::kSiteGridBarrier, r);
+      if (r == p.stop_after) grid.request_stop();
+    }
+  }
+}
+
+}  // namespace sssp
