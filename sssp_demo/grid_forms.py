@@ -598,9 +598,11 @@ def barrier_probe_cuda(blocks_per_sm: int, width: int, rounds: int, stop_after: 
     round `stop_after`. Returns (passed per block, tally per round or None, seconds by CUDA events)."""
     import cupy
 
+    from queues_cuda.cuda_runtime import resident_threads
+
     fn = _module("grid_barrier").get_function("sssp_grid_barrier_probe")
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
-    per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, width, 0)
+    per_sm = resident_threads(fn, width) // (width * sms)
     if not 1 <= blocks_per_sm <= per_sm:
         raise GQError(f"blocks_per_sm: {blocks_per_sm}; blocks of {width} threads fit 1..{per_sm} an SM here "
                       "(the barrier needs every block resident)")
