@@ -2,9 +2,10 @@
 
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
-A measuring aid, not a benchmark of record: besides the shipped builds it renders with
-GQ_PROBE_SC_FENCE=1 (seq_cst's fence spelt fence.acq_rel) and =2 (no fence), builds that are NOT
-correct queues, to show how much of a segment's cost the fences are. Each row is the median of
+A measuring aid, not a benchmark of record: besides the shipped build at several tile shapes it
+renders with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h) and with half the
+resident threads, and with GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped), a build that is NOT a
+correct queue, to show how much of the cost the fences are. Each row is the median of
 three renders after one warm-up (one, where the warm-up took over a second); the image is
 compared with the compaction baseline's.
 """
@@ -39,12 +40,13 @@ base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
     ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
+    ("glfq 8x8 one segment", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(8, 8))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 16x16", (), dict(queue="glfq", tiles=(16, 16))),
-    ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
-    ("glfq 32x32", (), dict(queue="glfq", tiles=(32, 32))),
+    ("glfq 8x8 half threads", (), dict(queue="glfq", tiles=(8, 8), threads=67584)),
     ("glfq 8x8 fence=none", ("GQ_PROBE_SC_FENCE=2",), dict(queue="glfq", tiles=(8, 8))),
-    ("sfq 8x8", (), dict(queue="sfq", tiles=(8, 8))),
+    ("gwfq 8x8", (), dict(queue="gwfq", tiles=(8, 8))),
+    ("ymc 8x8", (), dict(queue="ymc", tiles=(8, 8))),
 ]
 rows, reference = [], None
 for label, defines, extra in configs:

@@ -12,6 +12,7 @@ from render_cases import (REFERENCES, lone_sphere_toml, mirror_toml, reference_p
 
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
+from raytrace.build import kernel_variant
 from raytrace.render import RenderOptions, render
 from raytrace.scene import load_scene
 
@@ -35,6 +36,17 @@ def test_queue_equals_compaction_bit_for_bit(baselines, scene, queue, tiles, thr
         f"{int((r.image != base.image).any(axis=2).sum())} pixels differ"
     assert r.rays == base.rays
     assert r.rays["primary"] == W * H * SPP
+
+
+@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
+def test_one_segment_per_dequeue_renders_the_same_image(baselines, scene):
+    # RT_TILE_SAMPLES=0 (rt/tile_queues.h): the pixel goes back to its queue after every
+    # sample, not only after a reflection; tools/gpu_render_probe.py times the two.
+    with kernel_variant(("RT_TILE_SAMPLES=0",)):
+        r = render_case(scene, W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=4, backend="cpu")
+    base = baselines[scene]
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+    assert r.rays == base.rays
 
 
 def test_ray_counts_add_up(baselines):

@@ -4,8 +4,8 @@
 // queue kind of the queue layer: gq::Queue, chosen at build time) over the ray pool of
 // PathStates. All pixels are enqueued in their tile's queue first; then a persistent grid, no
 // larger than what is resident, loops: dequeue a pixel from its home tile (or steal from the
-// others when that is empty), advance its path one segment, and enqueue it again in the same
-// tile's queue while it has work left. A pixel is in at most one queue slot at a time, so a
+// others when that is empty), advance its path up to its next reflection (or its last sample),
+// and enqueue it again in the same tile's queue while it has work left. A pixel is in at most one queue slot at a time, so a
 // tile's queue never needs more than the tile's pixel count.
 //
 // Termination comes from a device counter of finished samples, never from empty queues: an
@@ -15,6 +15,16 @@
 #include <gq/wave_faa.cuh>
 #include "tile_profile.h"
 #include "whitted.h"
+
+// RT_TILE_SAMPLES=1 (default): a worker whose sample ends without a reflection goes straight on
+// to the pixel's next sample instead of handing the pixel back to the queue, as the compaction
+// baseline's RT_WAVE_SAMPLES=1 goes on within its wave. What the queues carry is then what the
+// seed has them carry: a tile's primary work and its reflection bounces; a pixel's samples still
+// run one after another in the same order, so no pixel changes. 0: one segment per dequeue (the
+// code before run 71), kept for tools/gpu_render_probe.py's A/B.
+#ifndef RT_TILE_SAMPLES
+#define RT_TILE_SAMPLES 1
+#endif
 
 namespace rt {
 
@@ -143,7 +153,12 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
     // The queue's enqueue (release) and dequeue (acquire) order the pool entry between workers.
     PathState st = pool[pixel];
-    const Next next = advance_path(p, st, pixel, c);
+    Next next;
+    for (;;) {  // one call site: advance_path is inlined once (rt/compaction.h, run 21)
+      next = advance_path(p, st, pixel, c);
+      if (!RT_TILE_SAMPLES || next != kNextSample) break;
+      gq::wave_faa<gq::mo::relaxed>(samples_done);
+    }
     pool[pixel] = st;
     [[maybe_unused]] const uint64_t t_traced = prof.now();
     if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) continue;
