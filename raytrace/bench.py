@@ -20,10 +20,9 @@ import numpy as np
 
 from queues_cuda.backend import resolve
 from queues_cuda.errors import GQError
+from queues_cuda.files import write_file_atomically
 from queues_cuda.provenance import provenance
 from queues_cuda.queues import QUEUES
-
-from queues_cuda.files import write_file_atomically
 
 BASELINE = "compaction"
 # all: the scene as it is; primary: every sample traces its primary ray only (max_depth 0, no

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from queues_cuda.errors import GQError
-from raytrace.image import AOV_NAMES, aov_paths, parse_aov_list, to_srgb8, write_aovs, write_png
+from raytrace.image import aov_paths, parse_aov_list, to_srgb8, write_aovs, write_png
 
 
 def pixel(v: float) -> int:

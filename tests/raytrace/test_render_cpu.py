@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_cases import (REFERENCES, lone_sphere_toml, mirror_toml, reference_path, render_case, srgb8,
-                          within_tolerance)
+from render_cases import REFERENCES, lone_sphere_toml, mirror_toml, reference_path, render_case, srgb8, within_tolerance
 
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES

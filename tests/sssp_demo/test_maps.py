@@ -13,9 +13,19 @@ from scipy.sparse.csgraph import connected_components, dijkstra
 
 from queues_cuda.errors import GQError
 from sssp_demo import maps
-from sssp_demo.maps import (MAP_GENERATORS, MapError, corner_points, draw_route, generate_maze,
-                            generate_terrain, grid_graph, load_map, parse_point,
-                            route_cost_and_length, route_from_predecessors)
+from sssp_demo.maps import (
+    MAP_GENERATORS,
+    MapError,
+    corner_points,
+    draw_route,
+    generate_maze,
+    generate_terrain,
+    grid_graph,
+    load_map,
+    parse_point,
+    route_cost_and_length,
+    route_from_predecessors,
+)
 
 INF = np.inf
 SQRT2 = math.sqrt(2.0)
