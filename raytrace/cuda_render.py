@@ -131,7 +131,11 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
     return [{"wave": k, "items": int(n[k]), "ms": cupy.cuda.get_elapsed_time(b, e)} for k, (b, e) in enumerate(marks)]
 
 
-def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None) -> RenderResult:
+def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None,
+                phases: dict | None = None) -> RenderResult:
+    """One render, timed by CUDA events around all its launches. With `phases` (a dict; the tile
+    renderer only), also the milliseconds of each of the tile renderer's launches, into it by name
+    (tools/gpu_render_probe.py)."""
     import cupy
 
     mod = cuda_module(kind.kind_id)
@@ -164,18 +168,27 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
         counts = cupy.zeros((threads, 3), cupy.uint64)
+        marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
         start.record()
         init(_grid(min(pixels, threads)), (BLOCK,), (pool, NULL, NULL, u32(opts.width), u32(opts.height)))
         mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
                                           (queues, u64(words), u64(stride), u64(capacity), u64(threads)))
+        if phases is not None:
+            marks[1].record()
         mod.get_function("rt_tiles_seed")(_grid(min(pixels, threads)), (BLOCK,),
                                           (queues, u64(stride), u64(capacity), u64(threads), u32(opts.width),
                                            u32(opts.height), u32(tx), u32(ty), err))
+        if phases is not None:
+            marks[2].record()
         tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, queues, u64(stride), u64(capacity), u32(threads),
                                                 u32(tx), u32(ty), done, counts, err))
         end.record()
+        marks.append(end)
     end.synchronize()
     seconds = cupy.cuda.get_elapsed_time(start, end) / 1e3
+    if phases is not None and opts.renderer != "compaction":
+        for name, (b, e) in zip(("init", "seed", "work"), zip(marks[:-1], marks[1:])):
+            phases[name] = cupy.cuda.get_elapsed_time(b, e)
     raise_if_flagged(err.get(), f"rt_tiles[cuda, {kind.name}]",
                      f"{opts.width}x{opts.height}, {opts.tiles[0]}x{opts.tiles[1]} tiles, {threads} threads")
     finished = int(done.get()[0])

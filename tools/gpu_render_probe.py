@@ -56,7 +56,8 @@ for label, defines, extra in configs:
     try:
         warm = cr.render_cuda(arrays, opts, kind)  # warm-up (and compile)
         # A pathological configuration (seconds per render) gets one more run, not three.
-        runs = [cr.render_cuda(arrays, opts, kind) for _ in range(3 if warm.seconds < 1.0 else 1)]
+        phases = [{} for _ in range(3 if warm.seconds < 1.0 else 1)]
+        runs = [cr.render_cuda(arrays, opts, kind, phases=ph) for ph in phases]
     except Exception as exc:  # a probe row that fails is reported, the others still run
         rows.append({"config": label, "error": str(exc)})
         print(f"{label:30s} failed: {exc}", flush=True)
@@ -66,10 +67,15 @@ for label, defines, extra in configs:
     if reference is None:
         reference = runs[0].image
     same = bool(np.array_equal(runs[0].image, reference))
+    # The tile renderer's launches (ms, median over the runs): path init and queue words, the
+    # primary rays' enqueue, the persistent kernel.
+    ms = {k: statistics.median(ph[k] for ph in phases) for k in phases[0]}
     rows.append({"config": label, "defines": list(defines), "seconds": seconds, "rays": rays,
                  "mrays_per_s": rays / seconds / 1e6, "threads": runs[0].threads, "same_image": same,
-                 "rays_by_type": runs[0].rays})
-    print(f"{label:30s} {seconds * 1e3:9.2f} ms {rays / seconds / 1e6:10.1f} MRays/s  same={same}", flush=True)
+                 "rays_by_type": runs[0].rays, "phases_ms": ms})
+    split = "  ".join(f"{k} {v:.3f}" for k, v in ms.items())
+    print(f"{label:30s} {seconds * 1e3:9.2f} ms {rays / seconds / 1e6:10.1f} MRays/s  same={same}  {split}",
+          flush=True)
 record = provenance(command=sys.argv, scene=args.scene, width=args.width, height=args.height,
                     spp=args.spp, rows=rows)
 Path(args.out).mkdir(parents=True, exist_ok=True)
