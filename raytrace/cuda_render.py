@@ -144,7 +144,6 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     pool = cupy.zeros((pixels, 16), cupy.float32)
     done = cupy.zeros(1, cupy.uint64)
     err = cupy.zeros(4, cupy.uint32)
-    init = mod.get_function("rt_paths_init")
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
 
     if opts.renderer == "compaction":
@@ -170,7 +169,8 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         counts = cupy.zeros((threads, 3), cupy.uint64)
         marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
         start.record()
-        init(_grid(min(pixels, threads)), (BLOCK,), (pool, NULL, NULL, u32(opts.width), u32(opts.height)))
+        # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
+        # pool before a worker writes it.
         mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
                                           (queues, u64(words), u64(stride), u64(capacity), u64(threads)))
         if phases is not None:
@@ -187,7 +187,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     end.synchronize()
     seconds = cupy.cuda.get_elapsed_time(start, end) / 1e3
     if phases is not None and opts.renderer != "compaction":
-        for name, (b, e) in zip(("init", "seed", "work"), zip(marks[:-1], marks[1:])):
+        for name, (b, e) in zip(("queue_init", "seed", "work"), zip(marks[:-1], marks[1:])):
             phases[name] = cupy.cuda.get_elapsed_time(b, e)
     raise_if_flagged(err.get(), f"rt_tiles[cuda, {kind.name}]",
                      f"{opts.width}x{opts.height}, {opts.tiles[0]}x{opts.tiles[1]} tiles, {threads} threads")

@@ -3,8 +3,7 @@
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
 A measuring aid, not a benchmark of record: besides the shipped build at several tile shapes it
-renders with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h) and with half the
-resident threads, and with GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped), a build that is NOT a
+renders with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h), and with GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped), a build that is NOT a
 correct queue, to show how much of the cost the fences are. Each row is the median of
 three renders after one warm-up (one, where the warm-up took over a second); the image is
 compared with the compaction baseline's.
@@ -43,7 +42,8 @@ configs = [  # (label, defines, options)
     ("glfq 8x8 one segment", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(8, 8))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 16x16", (), dict(queue="glfq", tiles=(16, 16))),
-    ("glfq 8x8 half threads", (), dict(queue="glfq", tiles=(8, 8), threads=67584)),
+    ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 32x32", (), dict(queue="glfq", tiles=(32, 32))),
     ("glfq 8x8 fence=none", ("GQ_PROBE_SC_FENCE=2",), dict(queue="glfq", tiles=(8, 8))),
     ("gwfq 8x8", (), dict(queue="gwfq", tiles=(8, 8))),
     ("ymc 8x8", (), dict(queue="ymc", tiles=(8, 8))),
@@ -67,7 +67,7 @@ for label, defines, extra in configs:
     if reference is None:
         reference = runs[0].image
     same = bool(np.array_equal(runs[0].image, reference))
-    # The tile renderer's launches (ms, median over the runs): path init and queue words, the
+    # The tile renderer's launches (ms, median over the runs): the queue words' init, the
     # primary rays' enqueue, the persistent kernel.
     ms = {k: statistics.median(ph[k] for ph in phases) for k in phases[0]}
     rows.append({"config": label, "defines": list(defines), "seconds": seconds, "rays": rays,

@@ -89,10 +89,8 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t
   const gq::ErrorFlag err{err_words};
   for (uint64_t i = 0; i < (uint64_t)g.count() * stride; ++i)
     queues[i] = rt::TileQueues::initial_word(i, stride, capacity, nthreads);
-  for (uint64_t i = 0; i < pixels; ++i) {
-    pool[i] = rt::fresh_path();
-    rt::seed_pixel(g, tq, (uint32_t)i, (uint32_t)(i % nthreads), err);
-  }
+  // Fresh items: no pool entry is read before a worker writes it (rt::kFreshItem).
+  for (uint64_t i = 0; i < pixels; ++i) rt::seed_pixel(g, tq, (uint32_t)i, (uint32_t)(i % nthreads), err);
   if (err.raised()) return gq::load<gq::mo::acquire>(err_words);
   run_threads(nthreads, [&](uint32_t tid) {
     RayCounts c{0, 0, 0};

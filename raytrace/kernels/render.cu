@@ -35,11 +35,11 @@ __device__ __forceinline__ void store_counts(uint64_t* counts, uint32_t tid, con
   counts[3 * (uint64_t)tid + 2] += c.shadow;
 }
 
-// The tile renderer's fresh paths (list null); for the compaction baseline only the first wave's
-// count, since its first wave makes each item's pixel and fresh state from the item index
-// (rt/compaction.h) and writes every pixel's state itself: no list and no pool here. Under
-// RT_FIRST_WAVE_FROM_INDEX=0 (the A/B of tools/gpu_render_ab.py) also the compaction baseline's
-// fresh paths and first list (every pixel, in work order).
+// The compaction baseline's first wave's count only, since its first wave makes each item's
+// pixel and fresh state from the item index (rt/compaction.h) and writes every pixel's state
+// itself: no list and no pool here. Under RT_FIRST_WAVE_FROM_INDEX=0 (the A/B of
+// tools/gpu_render_ab.py) also the fresh paths and first list (every pixel, in work order). The
+// tile renderer needs neither: its seeded items are marked fresh (rt::kFreshItem).
 extern "C" __global__ void rt_paths_init(PathState* pool, uint32_t* list, uint64_t* count, uint32_t width,
                                          uint32_t height) {
   const uint64_t pixels = (uint64_t)width * height;

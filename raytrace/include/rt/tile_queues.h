@@ -66,10 +66,17 @@ GQ_HD GQ_INLINE bool tile_enqueue(const gq::Queue& q, uint32_t pixel, uint32_t t
   return true;
 }
 
+// A queued item is a pixel index, with kFreshItem set while the pixel has not been traced yet:
+// its path state is then fresh_path(), a constant, so nothing writes the pool before the render
+// and the first dequeue reads none (as the compaction baseline's first wave makes its items from
+// the index, rt/compaction.h). Pixels stay below 2^28 (raytrace/scene.py's MAX_IMAGE_SIDE), and
+// the largest item stays below the values the queues keep for themselves (gq/ymc.cuh: 2^32 - 2).
+constexpr uint32_t kFreshItem = 1u << 31;
+
 // The primary work: pixel `pixel` enters its tile's queue.
 GQ_HD GQ_INLINE void seed_pixel(const TileGrid& g, const TileQueues& tq, uint32_t pixel, uint32_t tid,
                                 const gq::ErrorFlag& err) {
-  tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err);
+  tile_enqueue(tq.queue(g.tile_of(pixel)), pixel | kFreshItem, tid, err);
 }
 
 // The order in which a worker tries the tiles (k = 0 .. tiles-1): its home first, then every
@@ -78,6 +85,36 @@ GQ_HD GQ_INLINE void seed_pixel(const TileGrid& g, const TileQueues& tq, uint32_
 // warp's lanes still try one queue together and their tickets aggregate.
 GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uint32_t tiles) {
   return k == 0 ? home : (home + 1u + (scatter + k - 1u) % (tiles - 1u)) % tiles;
+}
+
+// Dequeue an item for each lane of `working` that can get one: the home tile first, then the
+// others in victim() order. On an empty queue try_dequeue takes no ticket (gq/queue_select.cuh),
+// but its EMPTY answer costs several dependent fenced loads, and a worker that tried every tile
+// in turn paid that a tile: the queue renderer's idle rounds (run 72: cornell, 8x8 tiles, a
+// quarter of the sampled cycles). So the lanes first read the other tiles' looks_empty hints
+// together, one tile a lane, and only the tiles whose hint shows work are tried, in order. A
+// stale hint only skips a tile this round or tries one that turns out empty: an item is never
+// lost (the render ends on the count of finished samples, not on the queues), and the answer
+// given to nobody needs no linearization. On the host a warp is one lane and the hints are read
+// one tile at a time.
+GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t scatter, uint32_t working,
+                           uint32_t tid, uint32_t* item, const gq::ErrorFlag& err) {
+  bool got = tq.queue(home).try_dequeue(item, tid, err);
+  const uint32_t width = gq::popcount(working);
+  const uint32_t rank = gq::popcount(working & gq::lanes_below(gq::lane_id()));
+  uint32_t need = gq::ballot(working, !got);
+  for (uint32_t base = 1; need != 0u && base < tiles; base += width) {
+    const uint32_t k = base + rank;
+    uint32_t busy = gq::ballot(working, k < tiles && !tq.queue(victim(home, k, scatter, tiles)).looks_empty());
+    while (busy != 0u && need != 0u) {
+      const uint32_t lane = gq::first_lane(busy);
+      busy &= busy - 1u;
+      const uint32_t kk = base + gq::popcount(working & gq::lanes_below(lane));
+      if (!got) got = tq.queue(victim(home, kk, scatter, tiles)).try_dequeue(item, tid, err);
+      need = gq::ballot(working, !got);
+    }
+  }
+  return got;
 }
 
 // One persistent worker. `home` is its tile (all workers of a block share one, so a warp's
@@ -127,14 +164,9 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     // is a volatile asm the compiler keeps: read only in the profiled build).
     const bool sampled = RT_PROFILE && gq::lane_id() == gq::first_lane(members & ~stopped);
     [[maybe_unused]] const uint64_t t_top = prof.now();
-    uint32_t pixel = 0;
-    bool got = false;
-    for (uint32_t k = 0; k < tiles && !got; ++k) {
-      const gq::Queue q = tq.queue(victim(home, k, scatter, tiles));
-      // On an empty queue try_dequeue takes no ticket (gq/queue_select.cuh), so an idle worker
-      // polling every tile does not slow the producers it waits for.
-      got = q.try_dequeue(&pixel, tid, err);
-    }
+    uint32_t item = 0;
+    const uint32_t working = members & ~stopped;
+    bool got = steal(tq, tiles, home, scatter, working, tid, &item, err);
     if (err.raised()) continue;
     if (!got) {
       const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
@@ -152,7 +184,8 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
     // The queue's enqueue (release) and dequeue (acquire) order the pool entry between workers.
-    PathState st = pool[pixel];
+    const uint32_t pixel = item & ~kFreshItem;
+    PathState st = (item & kFreshItem) ? fresh_path() : pool[pixel];
     Next next;
     for (;;) {  // one call site: advance_path is inlined once (rt/compaction.h, run 21)
       next = advance_path(p, st, pixel, c);
