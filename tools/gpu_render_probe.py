@@ -3,10 +3,11 @@
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
 A measuring aid, not a benchmark of record: besides the shipped build at several tile shapes it
-renders with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h), and with GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped), a build that is NOT a
-correct queue, to show how much of the cost the fences are. Each row is the median of
-three renders after one warm-up (one, where the warm-up took over a second); the image is
-compared with the compaction baseline's.
+renders with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h) and with
+GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped), a build that is NOT a correct queue, to show how
+much of the cost the fences are. Each row is the median of three renders after one warm-up (one,
+where the warm-up took over a second), with the tile renderer's launches timed apart; the image
+is compared with the compaction baseline's.
 """
 
 import argparse
