@@ -137,8 +137,6 @@ struct Broker {
     stat.add(kStatOk);
     return true;
   }
-  // A hint for a caller choosing among many queues, as Glfq::looks_empty.
-  GQ_HD bool looks_empty() const { return (int64_t)load<mo::relaxed>(count()) <= 0; }
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
     const StatRow stat{stats, tid};
     if (!reserve(-1, err, stat) || !read_data(out, err)) return false;

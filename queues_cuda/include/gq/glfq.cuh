@@ -113,10 +113,6 @@ struct Glfq {
     }
   }
 
-  // A hint for a caller choosing among many queues (rt/tile_queues.h): relaxed loads, possibly
-  // stale either way, never an answer to give. try_dequeue decides for itself.
-  GQ_HD bool looks_empty() const { return aq.looks_empty(); }
-
   // An empty aq answers before the guard (ScqRing::observed_empty: no ticket, no write), so a
   // poller of an empty queue costs six loads. The guard only has to cover index transit between
   // the rings, and an EMPTY answer moves no index.

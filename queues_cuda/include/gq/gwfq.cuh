@@ -102,9 +102,6 @@ struct Gwfq {
     }
   }
 
-  // A hint for a caller choosing among many queues, as Glfq::looks_empty.
-  GQ_HD bool looks_empty() const { return aq.looks_empty(); }
-
   // An empty aq answers before the guard and before any counter row is touched (as in
   // Glfq::try_dequeue): a poller of an empty queue costs six loads, a dequeue of a non-empty one
   // three relaxed ones before its ticket.

@@ -1,9 +1,8 @@
 // gq/queue_select.cuh — picks the queue a build is made for: `-DGQ_QUEUE_KIND=<id>` (Python
 // injects it; the ids are those of queues_cuda/queues.py). Every queue offers the same surface:
 //   words(n, threads), view(base, n, threads), initial_word(i, n, threads),
-//   try_enqueue(v, tid, err), try_dequeue(&v, tid, err), looks_empty()
-// for capacity n used by at most `threads` threads (looks_empty is a hint on relaxed loads for a
-// caller choosing among many queues, never an answer),
+//   try_enqueue(v, tid, err), try_dequeue(&v, tid, err)
+// for capacity n used by at most `threads` threads,
 // and, where the algorithm has one, the blocking enqueue/dequeue; queues with slow-path counters
 // (queue_stats.cuh) also offer stats_sum(base, n, threads, out). try_dequeue on an empty queue
 // takes no ticket and writes nothing (a few loads), so pollers of many queues just call it.

@@ -100,11 +100,6 @@ struct Sfq {
       if (!spin.step(err, kSiteSfqClaim, t)) return false;
     }
   }
-  // A hint for a caller choosing among many queues, as Glfq::looks_empty.
-  GQ_HD bool looks_empty() const {
-    const uint64_t h = load<mo::relaxed>(head());
-    return (int64_t)(load<mo::relaxed>(tail()) - h) <= 0;
-  }
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
     const StatRow stat{stats, tid};

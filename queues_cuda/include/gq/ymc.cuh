@@ -513,8 +513,7 @@ struct Ymc {
     const uint64_t h = load<mo::seq_cst>(head());
     return (int64_t)(load<mo::seq_cst>(tail()) - h) <= 0;
   }
-  // The same test on relaxed reads, as a gate for the seq_cst one (ScqRing::looks_empty says why);
-  // also the hint the other queues offer as looks_empty.
+  // The same test on relaxed reads, as a gate for the seq_cst one (ScqRing::looks_empty says why).
   GQ_HD bool looks_empty() const {
     const uint64_t h = load<mo::relaxed>(head());
     return (int64_t)(load<mo::relaxed>(tail()) - h) <= 0;

@@ -87,38 +87,41 @@ GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uin
   return k == 0 ? home : (home + 1u + (scatter + k - 1u) % (tiles - 1u)) % tiles;
 }
 
-// Dequeue an item for each lane of `working` that can get one: the home tile first, then the
-// others in victim() order. On an empty queue try_dequeue takes no ticket (gq/queue_select.cuh),
-// but its EMPTY answer costs several dependent fenced loads, and a worker that tried every tile
-// in turn paid that a tile: the queue renderer's idle rounds (run 72: cornell, 8x8 tiles, a
-// quarter of the sampled cycles). So the lanes first read the other tiles' looks_empty hints
-// together, one tile a lane, and only the tiles whose hint shows work are tried, in order. A
-// stale hint only skips a tile this round or tries one that turns out empty: an item is never
-// lost (the render ends on the count of finished samples, not on the queues), and the answer
-// given to nobody needs no linearization. On the host a warp is one lane and the hints are read
-// one tile at a time.
-GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t scatter, uint32_t working,
-                           uint32_t tid, uint32_t* item, const gq::ErrorFlag& err) {
-  bool got = tq.queue(home).try_dequeue(item, tid, err);
-  const uint32_t width = gq::popcount(working);
-  const uint32_t rank = gq::popcount(working & gq::lanes_below(gq::lane_id()));
-  uint32_t need = gq::ballot(working, !got);
-  for (uint32_t base = 1; need != 0u && base < tiles; base += width) {
-    const uint32_t k = base + rank;
-    uint32_t busy = gq::ballot(working, k < tiles && !tq.queue(victim(home, k, scatter, tiles)).looks_empty());
-    while (busy != 0u && need != 0u) {
-      const uint32_t lane = gq::first_lane(busy);
-      busy &= busy - 1u;
-      const uint32_t kk = base + gq::popcount(working & gq::lanes_below(lane));
-      if (!got) got = tq.queue(victim(home, kk, scatter, tiles)).try_dequeue(item, tid, err);
-      need = gq::ballot(working, !got);
-    }
-  }
+// Dequeue an item: the home tile first, then the others in victim() order. On an empty queue
+// try_dequeue takes no ticket (gq/queue_select.cuh), so an idle worker polling every tile does
+// not slow the producers it waits for. (Run 73 read the other tiles' relaxed Head and Tail first,
+// a tile a lane, and tried only those that showed work: G-LFQ unchanged, G-WFQ and G-WFQ-YMC
+// 3.5x and 6x slower on cornell, the cheap polls' storm on the queues the producers use.)
+GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t scatter, uint32_t tid,
+                           uint32_t* item, const gq::ErrorFlag& err) {
+  bool got = false;
+  for (uint32_t k = 0; k < tiles && !got; ++k)
+    got = tq.queue(victim(home, k, scatter, tiles)).try_dequeue(item, tid, err);
   return got;
 }
 
-// One persistent worker. `home` is its tile (all workers of a block share one, so a warp's
-// batched dequeue meets one queue); `members` are the lanes of its warp that are workers (the
+// Where a worker gets its items and hands back its reflection bounces: here, straight from and to
+// the tile queues (every worker on the CPU; on the GPU the feeder warps, and the tracers when
+// their block's boxes cannot serve them, rt/tile_feeder.h).
+struct DirectSource {
+  static constexpr bool kFenceBeforeGive = false;  // the queue's enqueue releases the pool entry
+  TileQueues tq;
+  uint32_t tiles, home, scatter;
+  GQ_HD GQ_INLINE bool take(uint32_t /*working*/, uint32_t tid, uint32_t* item, const gq::ErrorFlag& err) const {
+    return steal(tq, tiles, home, scatter, tid, item, err);
+  }
+  GQ_HD GQ_INLINE bool give(uint32_t tile, uint32_t pixel, uint32_t tid, const gq::ErrorFlag& err) const {
+    return tile_enqueue(tq.queue(tile), pixel, tid, err);
+  }
+};
+
+// The scatter of victim(): a different starting offset for every warp.
+GQ_HD GQ_INLINE uint32_t scatter_of(uint32_t warp, uint32_t tiles) {
+  return (uint32_t)(((uint64_t)warp * 2654435761u) % tiles);
+}
+
+// One persistent worker, taking its items from `src` (DirectSource: `home` is its tile, and all
+// workers of a block share one, so a warp's batched dequeue meets one queue); `members` are the lanes of its warp that are workers (the
 // caller's own bit on the host); the render ends when `samples_done` reaches `total`
 // (pixels x spp).
 //
@@ -132,9 +135,10 @@ GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, 
 // (spheres100) and -6 % (cornell) against run 22. The queue operations are bound by the latency
 // of their chain of dependent atomics, not by how many there are, and a lane that enqueues while
 // its neighbours still trace hides that latency behind their work.
-GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const TileQueues& tq,
-                                 uint32_t home, uint32_t tid, uint32_t members, uint64_t total,
-                                 uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
+template <class Source>
+GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const Source& src,
+                                 uint32_t tid, uint32_t members, uint64_t total, uint64_t* samples_done, RayCounts& c,
+                                 const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
   // wait ends when the count moves. On the GPU an idle round tries every tile's queue, so the
@@ -146,7 +150,6 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
   const uint32_t idle_budget = GQ_SPIN_BUDGET;
 #endif
   gq::Spin idle(idle_budget);
-  const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   bool stop = false;  // this lane is finished: the render is done, or the error flag is up
   const TileProfile prof(tid);  // RT_PROFILE=1 only (rt/tile_profile.h)
@@ -165,8 +168,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     const bool sampled = RT_PROFILE && gq::lane_id() == gq::first_lane(members & ~stopped);
     [[maybe_unused]] const uint64_t t_top = prof.now();
     uint32_t item = 0;
-    const uint32_t working = members & ~stopped;
-    bool got = steal(tq, tiles, home, scatter, working, tid, &item, err);
+    const bool got = src.take(members & ~stopped, tid, &item, err);
     if (err.raised()) continue;
     if (!got) {
       const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
@@ -193,8 +195,9 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
       gq::wave_faa<gq::mo::relaxed>(samples_done);
     }
     pool[pixel] = st;
+    if (Source::kFenceBeforeGive && next != kPixelDone) gq::fence();  // see rt/tile_feeder.h
     [[maybe_unused]] const uint64_t t_traced = prof.now();
-    if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) continue;
+    if (next != kPixelDone && !src.give(g.tile_of(pixel), pixel, tid, err)) continue;
     if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
     if (sampled) {
       prof.add(kProfDequeue, t_dequeued - t_top);
