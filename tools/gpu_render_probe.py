@@ -3,10 +3,9 @@
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
 A measuring aid, not a benchmark of record: besides the shipped build at several tile shapes it
-renders the builds of rt/tile_feeder.h's switches (no feeder warps, one or three of them, tracers
-that wait for their feeder). Runs 71-73 also timed RT_TILE_SAMPLES=0 (one path segment per
-dequeue) and GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, NOT a correct queue): a row of
-`configs` with those defines. Each row is the median of three renders after one warm-up (one,
+renders with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h) and with
+GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped), a build that is NOT a correct queue, to show how
+much of the cost the fences are. Each row is the median of three renders after one warm-up (one,
 where the warm-up took over a second), with the tile renderer's launches timed apart; the image
 is compared with the compaction baseline's.
 """
@@ -41,14 +40,13 @@ base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
     ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
-    ("glfq 8x8 no feeders", ("RT_TILE_FEEDER=0",), dict(queue="glfq", tiles=(8, 8))),
-    ("glfq 8x8 1 feeder", ("RT_FEEDERS=1",), dict(queue="glfq", tiles=(8, 8))),
-    ("glfq 8x8 3 feeders", ("RT_FEEDERS=3",), dict(queue="glfq", tiles=(8, 8))),
-    ("glfq 8x8 tracers wait", ("RT_TRACER_SELF=0",), dict(queue="glfq", tiles=(8, 8))),
+    ("glfq 8x8 one segment", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(8, 8))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 16x16", (), dict(queue="glfq", tiles=(16, 16))),
+    ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 32x32", (), dict(queue="glfq", tiles=(32, 32))),
+    ("glfq 8x8 fence=none", ("GQ_PROBE_SC_FENCE=2",), dict(queue="glfq", tiles=(8, 8))),
     ("gwfq 8x8", (), dict(queue="gwfq", tiles=(8, 8))),
-    ("gwfq 8x8 no feeders", ("RT_TILE_FEEDER=0",), dict(queue="gwfq", tiles=(8, 8))),
     ("ymc 8x8", (), dict(queue="ymc", tiles=(8, 8))),
 ]
 rows, reference = [], None

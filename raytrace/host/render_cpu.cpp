@@ -95,9 +95,9 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t
   run_threads(nthreads, [&](uint32_t tid) {
     RayCounts c{0, 0, 0};
     // Workers spread over the tiles as GPU blocks do.
-    const uint32_t home = (uint32_t)((uint64_t)tid * g.count() / nthreads);
-    const rt::DirectSource src{tq, g.count(), home, rt::scatter_of(tid / 32u, g.count())};
-    rt::tile_worker(p, pool, g, src, tid, 1u, pixels * spp, samples_done, c, err);
+    rt::tile_worker(p, pool, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, 1u, pixels * spp,
+                    samples_done,
+                    c, err);
     add_counts(counts, c);
   });
   return gq::load<gq::mo::acquire>(err_words);

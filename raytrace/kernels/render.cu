@@ -21,7 +21,6 @@
 #include <rt/compaction.h>
 #include <rt/pixel_order.h>
 #include <rt/render_args.h>
-#include <rt/tile_feeder.h>
 #include <rt/tile_queues.h>
 
 constexpr int kMinBlocks = 4;
@@ -135,20 +134,9 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, nthreads};
-  const uint64_t total = (uint64_t)width * height * spp;
-  const gq::ErrorFlag err{err_words};
   RayCounts c{0, 0, 0};
-#if RT_TILE_FEEDER
-  // Feeder warps (rt/tile_feeder.h) in every block whose threads are all workers and that has
-  // tracer warps left over; a partial last block (--threads not a multiple of 256) works alone.
-  __shared__ rt::FeedBox boxes[RT_FEEDERS];
-  const bool fed = (blockIdx.x + 1u) * blockDim.x <= nthreads && blockDim.x / 32u > RT_FEEDERS;
-  rt::tile_block<RT_FEEDERS>(p, pool, g, tq, boxes, fed, tid, members, total, samples_done, c, err);
-#else
-  const uint32_t tiles = g.count();
-  const rt::DirectSource src{tq, tiles, blockIdx.x % tiles, rt::scatter_of(tid / 32u, tiles)};
-  rt::tile_worker(p, pool, g, src, tid, members, total, samples_done, c, err);
-#endif
+  rt::tile_worker(p, pool, g, tq, blockIdx.x % g.count(), tid, members, (uint64_t)width * height * spp,
+                  samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 

@@ -33,26 +33,6 @@ def test_gpu_queue_equals_compaction_bit_for_bit(gpu_baselines, scene, queue, ti
 
 
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
-@pytest.mark.parametrize("defines, threads", [
-    ((), 1000),                        # three fed blocks and a partial one that works alone
-    (("RT_TRACER_SELF=0",), None),     # every item through the feeders' boxes
-    (("RT_FEEDERS=1",), None),
-    (("RT_TILE_FEEDER=0",), None),     # the per-lane worker, as on the CPU
-])
-def test_gpu_feeder_builds_equal_compaction_bit_for_bit(gpu_baselines, scene, defines, threads):
-    # rt/tile_feeder.h: feeder warps change who makes the queue operations, never a pixel.
-    from raytrace.build import kernel_variant
-
-    base = gpu_baselines[scene]
-    with kernel_variant(defines):
-        r = render_case(scene, W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), backend="cuda",
-                        threads=threads)
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32)), \
-        f"{int((r.image != base.image).any(axis=2).sum())} pixels differ"
-    assert r.rays == base.rays
-
-
-@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
 def test_gpu_agrees_with_cpu(gpu_baselines, scene):
     cpu = render_case(scene, W, H, SPP, renderer="compaction", backend="cpu")
     gpu = gpu_baselines[scene]

@@ -100,28 +100,8 @@ GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, 
   return got;
 }
 
-// Where a worker gets its items and hands back its reflection bounces: here, straight from and to
-// the tile queues (every worker on the CPU; on the GPU the feeder warps, and the tracers when
-// their block's boxes cannot serve them, rt/tile_feeder.h).
-struct DirectSource {
-  static constexpr bool kFenceBeforeGive = false;  // the queue's enqueue releases the pool entry
-  TileQueues tq;
-  uint32_t tiles, home, scatter;
-  GQ_HD GQ_INLINE bool take(uint32_t /*working*/, uint32_t tid, uint32_t* item, const gq::ErrorFlag& err) const {
-    return steal(tq, tiles, home, scatter, tid, item, err);
-  }
-  GQ_HD GQ_INLINE bool give(uint32_t tile, uint32_t pixel, uint32_t tid, const gq::ErrorFlag& err) const {
-    return tile_enqueue(tq.queue(tile), pixel, tid, err);
-  }
-};
-
-// The scatter of victim(): a different starting offset for every warp.
-GQ_HD GQ_INLINE uint32_t scatter_of(uint32_t warp, uint32_t tiles) {
-  return (uint32_t)(((uint64_t)warp * 2654435761u) % tiles);
-}
-
-// One persistent worker, taking its items from `src` (DirectSource: `home` is its tile, and all
-// workers of a block share one, so a warp's batched dequeue meets one queue); `members` are the lanes of its warp that are workers (the
+// One persistent worker. `home` is its tile (all workers of a block share one, so a warp's
+// batched dequeue meets one queue); `members` are the lanes of its warp that are workers (the
 // caller's own bit on the host); the render ends when `samples_done` reaches `total`
 // (pixels x spp).
 //
@@ -135,10 +115,9 @@ GQ_HD GQ_INLINE uint32_t scatter_of(uint32_t warp, uint32_t tiles) {
 // (spheres100) and -6 % (cornell) against run 22. The queue operations are bound by the latency
 // of their chain of dependent atomics, not by how many there are, and a lane that enqueues while
 // its neighbours still trace hides that latency behind their work.
-template <class Source>
-GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const Source& src,
-                                 uint32_t tid, uint32_t members, uint64_t total, uint64_t* samples_done, RayCounts& c,
-                                 const gq::ErrorFlag& err) {
+GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const TileQueues& tq,
+                                 uint32_t home, uint32_t tid, uint32_t members, uint64_t total,
+                                 uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
   // wait ends when the count moves. On the GPU an idle round tries every tile's queue, so the
@@ -150,6 +129,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
   const uint32_t idle_budget = GQ_SPIN_BUDGET;
 #endif
   gq::Spin idle(idle_budget);
+  const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   bool stop = false;  // this lane is finished: the render is done, or the error flag is up
   const TileProfile prof(tid);  // RT_PROFILE=1 only (rt/tile_profile.h)
@@ -168,7 +148,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     const bool sampled = RT_PROFILE && gq::lane_id() == gq::first_lane(members & ~stopped);
     [[maybe_unused]] const uint64_t t_top = prof.now();
     uint32_t item = 0;
-    const bool got = src.take(members & ~stopped, tid, &item, err);
+    const bool got = steal(tq, tiles, home, scatter, tid, &item, err);
     if (err.raised()) continue;
     if (!got) {
       const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
@@ -195,9 +175,8 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
       gq::wave_faa<gq::mo::relaxed>(samples_done);
     }
     pool[pixel] = st;
-    if (Source::kFenceBeforeGive && next != kPixelDone) gq::fence();  // see rt/tile_feeder.h
     [[maybe_unused]] const uint64_t t_traced = prof.now();
-    if (next != kPixelDone && !src.give(g.tile_of(pixel), pixel, tid, err)) continue;
+    if (next != kPixelDone && !tile_enqueue(tq.queue(g.tile_of(pixel)), pixel, tid, err)) continue;
     if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
     if (sampled) {
       prof.add(kProfDequeue, t_dequeued - t_top);
