@@ -14,11 +14,7 @@ glfq, sfq, gwfq, ymc) and enqueues the next into a second, alternating
 (include/sssp/bfs_queue.h); ``compaction`` is the baseline with the same level loop and expansion
 but plain frontier arrays filled by warp-aggregated appends (include/sssp/bfs_compaction.h). Both
 are one persistent grid with a software grid barrier between levels (include/sssp/grid.h); on
-the GPU a run starts on one thread-block cluster, whose levels meet at its hardware barrier, until
-the first frontier larger than ``handoff`` vertices, and the grid goes on from there
-(include/sssp/bfs_levels.h: a road network's thousands of small levels then cost a fraction of
-a grid barrier each). On the ``cpu`` backend the same headers run on std::threads
-(host/bfs_cpu.cpp).
+the ``cpu`` backend the same headers run on std::threads (host/bfs_cpu.cpp).
 
 `reference_depth` (scipy) and `check_bfs` (an independent check of depth and parent) are what the
 tests and the benchmark compare against.
@@ -48,14 +44,7 @@ BLOCK = 256
 #: Blocks per SM at most (below the occupancy limit): fewer, fuller blocks make the grid barrier
 #: cheaper (as sssp_demo/grid_forms.py).
 BLOCKS_PER_SM = 4
-WORDS = 16                    # control words (sssp::kBfsWords = 12, rounded up)
-CLUSTER_BLOCKS = 8            # kernels/bfs.cu's kClusterBlocks
-#: Threads of a cluster block, by algorithm (the _cluster kernels' launch bounds).
-CLUSTER_WIDTH = {"compaction": 1024, "queue": 512}
-#: Levels whose frontier has at most this many vertices run on the cluster before the grid takes
-#: over (four passes of the compaction cluster's 8,192 threads; a road-like grid's widest frontier
-#: has about four times the side's vertices, road-24M's about 20,000).
-HANDOFF = 32768
+WORDS = 16                    # control words (sssp::kBfsWords = 11, rounded up)
 GPU_CHUNK = 1024              # sssp::kChunk on the GPU build (32 x 32 lanes)
 CPU_CHUNK = 32                # ... and on the CPU build (a warp is one lane there)
 #: The compaction baseline is built into every queue kind's module; this one is used for it.
@@ -165,9 +154,9 @@ def _library(kind_id: int) -> ctypes.CDLL:
     lib.bfs_queue_words.restype = u64
     lib.bfs_queue_words.argtypes = [u64, u64]
     lib.bfs_cpu_queue.restype = u32
-    lib.bfs_cpu_queue.argtypes = [p, p, u32, u32, u32, u32, u32, u64, p, p, p, p]
+    lib.bfs_cpu_queue.argtypes = [p, p, u32, u32, u32, u64, p, p, p, p]
     lib.bfs_cpu_compaction.restype = u32
-    lib.bfs_cpu_compaction.argtypes = [p, p, u32, u32, u32, u32, u32, p, p, p, p]
+    lib.bfs_cpu_compaction.argtypes = [p, p, u32, u32, u32, p, p, p, p]
     return lib
 
 
@@ -175,17 +164,12 @@ def default_threads() -> int:
     return max(1, min(8, os.cpu_count() or 1))
 
 
-def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "glfq", threads: int | None = None,
-            handoff: int = 0, small_threads: int = 1):
-    """The grid forms on `threads` std::threads: (depth int32, parent int32, stats dict). With
-    `handoff` > 0, `small_threads` threads first take the levels up to the first frontier larger
-    than that, as the GPU's cluster launch does (host/bfs_cpu.cpp)."""
+def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "glfq", threads: int | None = None):
+    """The grid forms on `threads` std::threads: (depth int32, parent int32, stats dict)."""
     queue = queue or "glfq"
     threads = default_threads() if threads is None else int(threads)
     if not 1 <= threads <= 1024:
         raise GQError(f"--threads: expected 1..1024 CPU threads, got {threads}")
-    if handoff and not 1 <= small_threads <= threads:
-        raise GQError(f"small_threads: expected 1..{threads} (the launch after it has {threads}), got {small_threads}")
     indptr = np.ascontiguousarray(indptr, np.int64)
     indices = np.ascontiguousarray(indices, np.int32)
     depth = np.empty(n, np.int32)
@@ -197,11 +181,11 @@ def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "
     lib = _library(QUEUES[name].kind_id)
     capacity = queue_capacity(queue, n)
     if algorithm == "queue":
-        lib.bfs_cpu_queue(ptr(indptr), ptr(indices), n, source, threads, small_threads, handoff, capacity, ptr(depth),
-                          ptr(parent), ptr(out), ptr(err))
+        lib.bfs_cpu_queue(ptr(indptr), ptr(indices), n, source, threads, capacity, ptr(depth), ptr(parent), ptr(out),
+                          ptr(err))
     else:
-        lib.bfs_cpu_compaction(ptr(indptr), ptr(indices), n, source, threads, small_threads, handoff, ptr(depth),
-                               ptr(parent), ptr(out), ptr(err))
+        lib.bfs_cpu_compaction(ptr(indptr), ptr(indices), n, source, threads, ptr(depth), ptr(parent), ptr(out),
+                               ptr(err))
     kernel = f"bfs_{algorithm}[cpu{', ' + queue if algorithm == 'queue' else ''}]"
     _raise(err, kernel, f"{n} vertices, source {source}, {threads} threads", queue if algorithm == "queue" else None,
            capacity)
@@ -256,11 +240,10 @@ def _blocks(kind_id: int, name: str, per_sm: int = BLOCKS_PER_SM) -> int:
 class CudaBfs:
     """One algorithm (and queue) on one uploaded graph, its buffers allocated once, so that
     repeated runs (the benchmark's) time the search, not the allocation. `run` queues on the
-    current stream: reset depth and parent, initialise the queues, the persistent kernels (the
-    cluster's for the small levels, unless `handoff` is 0, then the grid's)."""
+    current stream: reset depth and parent, initialise the queues, the persistent kernel."""
 
     def __init__(self, g: DeviceGraph, algorithm: str, queue: str = "glfq", budget_s: float | None = None,
-                 blocks_per_sm: int = BLOCKS_PER_SM, handoff: int = HANDOFF):
+                 blocks_per_sm: int = BLOCKS_PER_SM):
         import cupy
 
         self.g, self.algorithm, self.queue = g, algorithm, queue
@@ -270,10 +253,6 @@ class CudaBfs:
         self.name = "bfs_queue" if algorithm == "queue" else "bfs_compaction"
         mod = cuda_module(self.kind_id)
         self.fn = mod.get_function(self.name)
-        self.handoff = int(handoff)
-        if not 0 <= self.handoff < 2**32:
-            raise GQError(f"handoff: expected a frontier size from 0 (no cluster launch) to 2^32 - 1, got {handoff}")
-        self.cluster_fn = mod.get_function(self.name + "_cluster") if self.handoff else None
         self.blocks = _blocks(self.kind_id, self.name, int(blocks_per_sm))
         self.threads = self.blocks * BLOCK
         n = g.n
@@ -315,17 +294,14 @@ class CudaBfs:
         if self.algorithm == "queue":
             for q in self.queues:
                 self.init((self.init_blocks,), (BLOCK,), (q, u64(self.words), u64(self.capacity), u64(self.threads)))
-            store = (self.queues[0], self.queues[1], u64(self.capacity), u64(self.threads), self.budget_ns)
+            if mid_event is not None:
+                mid_event.record()
+            self.fn((self.blocks,), (BLOCK,), (*graph, self.queues[0], self.queues[1], u64(self.capacity),
+                                               self.budget_ns, self.err))
         else:
-            store = (self.frontier[0], self.frontier[1], self.budget_ns)
-        if mid_event is not None:
-            mid_event.record()
-        # The cluster's launch leaves the level to go on at in the control words (or that the
-        # search is over, or stopped), and the grid's reads it: no host round trip between them.
-        if self.cluster_fn is not None:
-            self.cluster_fn((CLUSTER_BLOCKS,), (CLUSTER_WIDTH[self.algorithm],),
-                            (*graph, *store, u32(self.handoff), self.err))
-        self.fn((self.blocks,), (BLOCK,), (*graph, *store, u32(0), self.err))
+            if mid_event is not None:
+                mid_event.record()
+            self.fn((self.blocks,), (BLOCK,), (*graph, self.frontier[0], self.frontier[1], self.budget_ns, self.err))
 
     def check(self, source: int) -> dict:
         """Raise if the run's error flag is up; its stats (synchronises)."""

@@ -118,14 +118,11 @@ def chart(result: dict, png_path) -> str | None:
 
     graphs = result["graphs"]
     rows = [r for g in graphs for r in g["rows"]]
-    # Runs at several blocks per SM, or without the cluster launch for the small levels (the device
-    # benchmark's extra rows), are told apart in the legend.
+    # Runs at several blocks per SM (the device benchmark's sweep) are told apart in the legend.
     per_sm = len({r.get("blocks_per_sm") for r in rows}) > 1
-    handoffs = len({r.get("handoff") for r in rows}) > 1
 
     def name_of(r: dict) -> str:
-        name = f"{label(r)}, {r['blocks_per_sm']}/SM" if per_sm else label(r)
-        return f"{name}, all levels on the grid" if handoffs and r.get("handoff") == 0 else name
+        return f"{label(r)}, {r['blocks_per_sm']}/SM" if per_sm else label(r)
 
     names = list(dict.fromkeys(name_of(r) for r in rows))
     fig = Figure(figsize=(max(6.0, 1.6 * len(graphs) + 3), 4.5))

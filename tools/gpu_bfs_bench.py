@@ -14,8 +14,7 @@ Every graph's depths come from scipy (breadth_first_order) once, in its worker.
 
 Variants: the queue form with G-LFQ and G-WFQ and the compaction baseline always; SFQ and
 G-WFQ-YMC while time is left (SFQ serialises its dequeues: the seed finds it orders of magnitude
-slower); on the road and Delaunay graphs G-LFQ and the baseline again with every level on the
-grid (`handoff` 0: no cluster launch for the small levels, sssp/bfs_levels.h). Each run is
+slower); on the road graphs G-LFQ and the baseline again with 1 and 2 blocks per SM. Each run is
 timed with CUDA events around depth/parent reset, the queues' initialisation and the persistent
 kernel (`ms`), and from after the initialisation (`kernel`); one warm-up, median of 5. Every run carries a device-
 side budget (the kernel stops itself at a level boundary): a variant over it is recorded as such.
@@ -56,9 +55,9 @@ GRAPHS = {
     "road-24M": ("road_grid", dict(rows=4894, cols=4894, seed=0), "road_usa"),
 }
 GOALS = {"kron-21_ms": 5.0, "road-24M_ms": 60.0}
-#: Graphs whose levels are small: G-LFQ and the baseline also run without the cluster launch (every
-#: level on the grid, as before run 75), while time is left.
-GRID_ONLY = ("road-2M", "road-24M", "delaunay-21")
+#: The grid barrier's cost grows with the blocks that meet at it; on the barrier-bound road graphs
+#: G-LFQ and the baseline also run with fewer blocks per SM (while time is left).
+BLOCKS_SWEEP = {"road-2M": (1, 2), "road-24M": (1, 2)}
 
 
 def make_graph(name: str) -> dict:
@@ -93,9 +92,9 @@ def light_check(depth, parent, ref, source) -> list[str]:
 
 
 def measure(item: dict, variants, started: float, budget_s: float, blocks_per_sm: int | None = None,
-            full_check: bool = False, handoff: int | None = None) -> list[dict]:
+            full_check: bool = False) -> list[dict]:
     """Rows of `variants` on one graph; `full_check`: the first variant's parents get the edge
-    look-up too; `handoff`: CudaBfs's (default B.HANDOFF)."""
+    look-up too."""
     from sssp_demo import bfs as B
     from sssp_demo.grid_forms import OverBudget
 
@@ -105,10 +104,9 @@ def measure(item: dict, variants, started: float, budget_s: float, blocks_per_sm
     rows = []
     for k, (algorithm, queue) in enumerate(variants):
         per_sm = blocks_per_sm or B.BLOCKS_PER_SM
-        cut = B.HANDOFF if handoff is None else handoff
-        row = {"algorithm": algorithm, "queue": queue, "blocks_per_sm": per_sm, "handoff": cut}
+        row = {"algorithm": algorithm, "queue": queue, "blocks_per_sm": per_sm}
         try:
-            run = B.CudaBfs(dg, algorithm, queue or "glfq", budget_s=budget_s, blocks_per_sm=per_sm, handoff=cut)
+            run = B.CudaBfs(dg, algorithm, queue or "glfq", budget_s=budget_s, blocks_per_sm=per_sm)
             a = run.fn.attributes
             row.update(blocks=run.blocks, threads_per_block=B.BLOCK, registers=int(a["num_regs"]),
                        local_bytes=int(a["local_size_bytes"]))
@@ -138,7 +136,7 @@ def measure(item: dict, variants, started: float, budget_s: float, blocks_per_sm
         row.update(ms_median=med, ms_min=min(ms), ms_max=max(ms), ms_runs=ms, **stats,
                    gteps=stats["edges_scanned"] / (med * 1e-3) / 1e9, exact=not problems, problems=problems[:3])
         rows.append(row)
-        print(f"  {algorithm + ('/' + queue if queue else ''):16s} {per_sm}/SM handoff {cut} {med:9.3f} ms (kernel {row['kernel_ms_median']:.3f})  levels {stats['levels']:,}  "
+        print(f"  {algorithm + ('/' + queue if queue else ''):16s} {per_sm}/SM {med:9.3f} ms (kernel {row['kernel_ms_median']:.3f})  levels {stats['levels']:,}  "
               f"GTEPS {row['gteps']:.2f}  {'exact' if not problems else problems}  "
               f"[{time.perf_counter() - started:.0f} s]", flush=True)
     return rows
@@ -178,12 +176,12 @@ def main(out_dir: Path) -> int:
             rows += measure(item, OPTIONAL, started, OPTIONAL_BUDGET_S)
         else:
             rows += [{"algorithm": a, "queue": q, "error": "skipped: out of time", "exact": None} for a, q in OPTIONAL]
-        if item["name"] in GRID_ONLY and time.perf_counter() - started < OPTIONAL_UNTIL_S:
-            rows += measure(item, (("queue", "glfq"), ("compaction", None)), started, RUN_BUDGET_S, handoff=0)
-        for r in rows:  # against the baseline launched the same way
+        for per_sm in BLOCKS_SWEEP.get(item["name"], ()):
+            if time.perf_counter() - started < OPTIONAL_UNTIL_S:
+                rows += measure(item, (("queue", "glfq"), ("compaction", None)), started, RUN_BUDGET_S, per_sm)
+        for r in rows:  # against the baseline with the same blocks per SM
             base = next((b.get("ms_median") for b in rows
-                         if b["algorithm"] == "compaction" and b.get("blocks_per_sm") == r.get("blocks_per_sm")
-                         and b.get("handoff") == r.get("handoff")), None)
+                         if b["algorithm"] == "compaction" and b.get("blocks_per_sm") == r.get("blocks_per_sm")), None)
             r["speedup_vs_compaction"] = base / r["ms_median"] if base and r.get("ms_median") else None
         graphs.append({"graph": item["name"], "stand_in_for": item["stand_in_for"], "generator": item["generator"],
                        "args": item["args"], "vertices": item["n"], "edges": len(item["indices"]),
@@ -201,7 +199,7 @@ def main(out_dir: Path) -> int:
     note = chart(result, out_dir / "bfs-gpu-bench.png")
     print(note or f"wrote {out_dir / 'bfs-gpu-bench.png'}")
 
-    print(f"\n{'graph':12s} {'variant':16s} {'handoff':>7s} {'ms':>9s} {'kernel':>9s} {'levels':>7s} {'GTEPS':>7s} {'vs compaction':>13s}  exact")
+    print(f"\n{'graph':12s} {'variant':16s} {'blk/SM':>6s} {'ms':>9s} {'kernel':>9s} {'levels':>7s} {'GTEPS':>7s} {'vs compaction':>13s}  exact")
     ok = True
     for g in graphs:
         for r in g["rows"]:
@@ -212,7 +210,7 @@ def main(out_dir: Path) -> int:
                 continue
             ok &= r["exact"]
             speed = f"{r['speedup_vs_compaction']:12.2f}x" if r["speedup_vs_compaction"] else f"{'-':>13s}"
-            print(f"{g['graph']:12s} {v:16s} {r['handoff']:7d} {r['ms_median']:9.3f} {r['kernel_ms_median']:9.3f} "
+            print(f"{g['graph']:12s} {v:16s} {r['blocks_per_sm']:6d} {r['ms_median']:9.3f} {r['kernel_ms_median']:9.3f} "
                   f"{r['levels']:7,d} "
                   f"{r['gteps']:7.2f} {speed}  {'yes' if r['exact'] else 'NO'}")
     print("\ngoals (stand-in graphs):")
@@ -220,20 +218,17 @@ def main(out_dir: Path) -> int:
         best = min((r for r in g["rows"] if r["algorithm"] == "queue" and r.get("ms_median")),
                    key=lambda r: r["ms_median"], default=None)
         comp = next((r for r in g["rows"] if r["algorithm"] == "compaction" and r.get("ms_median")
-                     and r["handoff"] == B.HANDOFF), None)
+                     and r["blocks_per_sm"] == B.BLOCKS_PER_SM), None)
         if best is None:
             continue
         goal = GOALS.get(f"{g['graph']}_ms")
         if goal:
             print(f"  {g['graph']}: best queue BFS {best['ms_median']:.2f} ms ({best['queue']}) vs goal <= {goal} ms: "
                   f"{'met' if best['ms_median'] <= goal else 'NOT met'}")
-            if comp:
-                print(f"  {g['graph']}: compaction BFS {comp['ms_median']:.2f} ms vs goal <= {goal} ms: "
-                      f"{'met' if comp['ms_median'] <= goal else 'NOT met'}")
         if comp:
             for q in ("glfq", "gwfq"):
                 r = next((r for r in g["rows"] if r["queue"] == q and r.get("ms_median")
-                          and r["handoff"] == B.HANDOFF), None)
+                          and r["blocks_per_sm"] == B.BLOCKS_PER_SM), None)
                 if r:
                     print(f"  {g['graph']}: queue/{q} {r['ms_median']:.2f} ms vs compaction {comp['ms_median']:.2f} ms: "
                           f"{'no slower' if r['ms_median'] <= comp['ms_median'] else 'SLOWER'}")

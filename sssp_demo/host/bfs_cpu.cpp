@@ -3,10 +3,6 @@
 // `threads` std::threads, each a one-thread block (a warp is one lane wide here, arch.cuh),
 // meeting at the same software grid barrier, so CI runs the GPU's level loop, queue operations,
 // claims and barrier with real concurrency. Returns 0 or the error code of the flag.
-//
-// With `handoff` > 0 a run is two grids, as on the GPU (kernels/bfs.cu): `small_threads` threads
-// take the levels up to the first frontier larger than `handoff` vertices, then `threads` threads
-// go on from there (sssp/bfs_levels.h); there is no cluster here, so both use the software barrier.
 #include <sssp/bfs_compaction.h>
 #include <sssp/bfs_queue.h>
 
@@ -21,18 +17,6 @@ template <class Body> void run_grid(uint32_t threads, uint32_t* ctl, uint32_t* e
   for (uint32_t b = 0; b < threads; ++b)
     pool.emplace_back([=, &verdicts] { body(sssp::Grid{b, threads, 0, 1, ctl, &verdicts[b], gq::ErrorFlag{err_words}}); });
   for (auto& t : pool) t.join();
-}
-
-// The run's launches: the small levels' (with the handoff) when asked for, then the whole grid's.
-template <class Body>
-void run_launches(uint32_t threads, uint32_t small_threads, uint32_t handoff, sssp::BfsState s, uint32_t* ctl,
-                  uint32_t* err_words, Body body) {
-  if (handoff != 0u) {
-    s.handoff = handoff;
-    run_grid(small_threads, ctl, err_words, [&](const sssp::Grid& grid) { body(grid, s); });
-  }
-  s.handoff = 0;
-  run_grid(threads, ctl, err_words, [&](const sssp::Grid& grid) { body(grid, s); });
 }
 
 void reset(uint32_t n, uint32_t source, uint32_t* depth, uint32_t* parent, uint64_t* stats) {
@@ -52,8 +36,7 @@ extern "C" {
 uint64_t bfs_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
 
 uint32_t bfs_cpu_queue(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t threads,
-                       uint32_t small_threads, uint32_t handoff, uint64_t capacity, uint32_t* depth, uint32_t* parent,
-                       uint64_t* stats, uint32_t* err_words) {
+                       uint64_t capacity, uint32_t* depth, uint32_t* parent, uint64_t* stats, uint32_t* err_words) {
   reset(n, source, depth, parent, stats);
   const uint64_t words = gq::Queue::words(capacity, threads);
   std::vector<uint64_t> q0(words), q1(words);
@@ -61,29 +44,26 @@ uint32_t bfs_cpu_queue(const int64_t* indptr, const int32_t* indices, uint32_t n
   const uint32_t cap = chunk_cap(indptr, n);
   std::vector<uint64_t> chunks(cap);
   std::vector<uint32_t> ctl(sssp::kBfsWords, 0);
-  const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0, 0};
-  const sssp::BfsQueues bq{{q0.data(), q1.data()}, capacity, threads};
-  run_launches(threads, small_threads, handoff, s, ctl.data(), err_words,
-               [&](const sssp::Grid& grid, const sssp::BfsState& st) {
-                 sssp::bfs_queue_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, st, bq);
-               });
+  const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0};
+  const sssp::BfsQueues bq{{q0.data(), q1.data()}, capacity};
+  run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
+    sssp::bfs_queue_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, bq);
+  });
   return gq::load<gq::mo::acquire>(err_words);
 }
 
 uint32_t bfs_cpu_compaction(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source,
-                            uint32_t threads, uint32_t small_threads, uint32_t handoff, uint32_t* depth,
-                            uint32_t* parent, uint64_t* stats, uint32_t* err_words) {
+                            uint32_t threads, uint32_t* depth, uint32_t* parent, uint64_t* stats, uint32_t* err_words) {
   reset(n, source, depth, parent, stats);
   std::vector<uint32_t> f0(n), f1(n);
   const uint32_t cap = chunk_cap(indptr, n);
   std::vector<uint64_t> chunks(cap);
   std::vector<uint32_t> ctl(sssp::kBfsWords, 0);
-  const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0, 0};
+  const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0};
   uint32_t* const frontier[2] = {f0.data(), f1.data()};
-  run_launches(threads, small_threads, handoff, s, ctl.data(), err_words,
-               [&](const sssp::Grid& grid, const sssp::BfsState& st) {
-                 sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, st, frontier);
-               });
+  run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
+    sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, frontier);
+  });
   return gq::load<gq::mo::acquire>(err_words);
 }
 

@@ -68,9 +68,9 @@ GRAPHS = {
 }
 
 
-def check(g, source, algorithm, queue, threads, **launch):
+def check(g, source, algorithm, queue, threads):
     indptr, indices, n = B.as_csr(g)
-    depth, parent, stats = B.run_cpu(indptr, indices, n, source, algorithm, queue or "glfq", threads, **launch)
+    depth, parent, stats = B.run_cpu(indptr, indices, n, source, algorithm, queue or "glfq", threads)
     ref = B.reference_depth(indptr, indices, n, source)
     assert np.array_equal(depth, ref), f"{int((depth != ref).sum())} depths differ ({stats})"
     problems = B.check_bfs(indptr, indices, n, source, depth, parent)
@@ -90,25 +90,6 @@ def test_depths_equal_scipy(graph, algorithm, queue, threads):
     n = g.shape[0]
     for source in sorted({0, n // 2, n - 1}):
         check(g, source, algorithm, queue, threads)
-
-
-@pytest.mark.parametrize("algorithm, queue", VARIANTS)
-@pytest.mark.parametrize("handoff", [1, 3, 40, 10**6])
-@pytest.mark.parametrize("graph", ["star", "path", "kron", "road-grid", "disconnected", "single"])
-def test_small_levels_then_the_grid(graph, algorithm, queue, handoff):
-    """A run in two launches, as on the GPU (sssp/bfs_levels.h): 2 threads take the levels up to
-    the first frontier over `handoff` vertices, then 5 go on from there (1: after level 0; 10^6:
-    the first launch does everything and the second finds the search over)."""
-    g = GRAPHS[graph]()
-    n = g.shape[0]
-    for source in sorted({0, n // 2, n - 1}):
-        check(g, source, algorithm, queue, 5, handoff=handoff, small_threads=2)
-
-
-def test_small_threads_must_fit_the_grid():
-    indptr, indices, n = B.as_csr(path(5))
-    with pytest.raises(GQError, match="small_threads"):
-        B.run_cpu(indptr, indices, n, 0, "compaction", "glfq", 2, handoff=4, small_threads=3)
 
 
 @pytest.mark.parametrize("algorithm, queue", VARIANTS)

@@ -1,7 +1,6 @@
 """The BFS grid forms on the GPU (marker `gpu`): every queue kind and the compaction baseline on
 graphs large enough for every expansion tier (lane, warp, chunks of Kronecker hubs) and thousands
-of levels, with and without the small levels on one cluster first; depths equal scipy's and every
-parent is one level up along an edge. A run that does
+of levels; depths equal scipy's and every parent is one level up along an edge. A run that does
 not finish within its time budget fails (a stall, not a hang)."""
 
 from __future__ import annotations
@@ -50,23 +49,6 @@ def test_gpu_depths_equal_scipy(graphs, graph, algorithm, queue):
         assert not problems, problems
         assert stats["levels"] == int(ref.max()) + 1
         assert stats["edges_scanned"] == int(np.diff(indptr)[ref >= 0].sum())
-
-
-@pytest.mark.parametrize("algorithm, queue", [("compaction", None), ("queue", "glfq"), ("queue", "gwfq")])
-@pytest.mark.parametrize("handoff", [0, 1, 40, B.HANDOFF, 2**31])
-@pytest.mark.parametrize("graph", ["kron-14", "road-grid-300", "single"])
-def test_gpu_cluster_levels_then_the_grid(graphs, graph, algorithm, queue, handoff):
-    """The small levels on one thread-block cluster, then the grid (sssp/bfs_levels.h): no cluster
-    launch (0), a handoff after level 0 (1), mid-run (40), the default, and none at all (2^31: the
-    grid launch finds the search over)."""
-    dg, indptr, indices, n, source, ref = graphs[graph]
-    run = B.CudaBfs(dg, algorithm, queue or "glfq", budget_s=10.0, handoff=handoff)
-    depth, parent, stats = run.run(source)
-    depth, parent = depth.get(), parent.get()
-    assert np.array_equal(depth, ref), f"{int((depth != ref).sum())} depths differ ({stats})"
-    assert not B.check_bfs(indptr, indices, n, source, depth, parent)
-    assert stats["levels"] == int(ref.max()) + 1
-    assert stats["edges_scanned"] == int(np.diff(indptr)[ref >= 0].sum())
 
 
 def test_gpu_bfs_function_matches_cpu():

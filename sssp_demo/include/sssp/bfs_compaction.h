@@ -13,8 +13,7 @@ GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint3
                                       uint32_t* const frontier[2]) {
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
-  const uint32_t start = bfs_start_level(ctl);
-  if (grid.leader() && start == 0u) {
+  if (grid.leader()) {
     frontier[0][0] = source;
     gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
   }
@@ -39,7 +38,7 @@ GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint3
   };
   auto check = [](uint32_t) {};
   BfsCounts c;
-  bfs_levels(grid, g, s, start, drain, emit, check, c);
+  bfs_levels(grid, g, s, drain, emit, check, c);
 }
 
 }  // namespace sssp

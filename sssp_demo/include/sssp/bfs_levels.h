@@ -18,8 +18,6 @@
 // Control words after grid.h's (r = level): the frontier sizes C[r % 3] (filled in level r - 1,
 // read in level r, cleared by the leader when level r + 1 starts, for frontier r + 3), the
 // dequeue counts T[r % 3], the chunk-list lengths H[r % 2]; bfs_levels says when each is safe.
-// R, the level a launch starts at: a run may be two launches, the small levels first on one
-// thread-block cluster and the rest on the whole grid (bfs_levels says why and how they meet).
 #pragma once
 #include "advance.h"
 
@@ -35,10 +33,8 @@ enum BfsWord : uint32_t {
   kBfsFrontier0 = kCtlFirstFree,      // C[3]: frontier sizes
   kBfsTaken0 = kCtlFirstFree + 3,     // T[3]: vertices dequeued (queue form)
   kBfsChunks0 = kCtlFirstFree + 6,    // H[2]: chunk-list lengths
-  kBfsResume = kCtlFirstFree + 8,     // R: 0 (a fresh run), the level to go on at, or kBfsDone
-  kBfsWords = kCtlFirstFree + 9
+  kBfsWords = kCtlFirstFree + 8
 };
-constexpr uint32_t kBfsDone = 0xFFFFFFFFu;  // R: the last frontier was empty
 
 struct BfsGraph {
   const int64_t* indptr;
@@ -53,12 +49,7 @@ struct BfsState {
   uint32_t chunk_cap;
   uint64_t* stats;     // levels, edges scanned, vertices expanded (added to)
   uint64_t budget_ns;  // 0: none; else the leader stops the grid (kAbort) once a level ends past it
-  uint32_t handoff;    // 0: none; else the launch stops before a level whose frontier is larger
 };
-
-// The level this launch starts at (R). Read by every thread before bfs_levels' first barrier,
-// after which the leader may change it: 0 means the form seeds the source's frontier itself.
-GQ_HD GQ_INLINE uint32_t bfs_start_level(const uint32_t* ctl) { return gq::load<gq::mo::relaxed>(ctl + kBfsResume); }
 
 // What one thread counts (added to BfsState::stats once, at the end).
 struct BfsCounts {
@@ -157,31 +148,15 @@ GQ_HD GQ_INLINE void add_counts(const BfsState& s, const BfsCounts& c) {
 // `emit.flush()` puts out what it may hold back before the level's barrier (warp-wide).
 // `check(level)` runs on the leader after the level is done (the queue form's no-loss check).
 // Every decision is read by all threads from the same word after a barrier, so all leave together.
-//
-// Small levels on one cluster (s.handoff > 0): a level of a few thousand vertices is one pass of
-// its threads over a chain of dependent loads and atomics, and on the whole grid the software
-// barrier between levels costs as much again (tools/gpu_barrier_probe.py: 2.4 us on an H200),
-// thousands of times over on a road network. So a run may start as one thread-block cluster
-// whose levels meet at the cluster's hardware barrier, and stop before the first level whose
-// frontier exceeds s.handoff, leaving that level in R; the launch after it, on the whole grid,
-// goes on from R with the same frontier arrays or queues and control words (a frontier lives in
-// C[r % 3] and its array or queue r % 2 whichever launch filled it). An empty frontier leaves
-// kBfsDone in R, and a stop (kAbort) or an error ends the next launch at once as well.
 template <class Drain, class Emit, class Check>
-GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, uint32_t start, Drain drain,
-                             Emit& emit, Check check, BfsCounts& c) {
+GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, Drain drain, Emit& emit,
+                             Check check, BfsCounts& c) {
   uint32_t* ctl = grid.ctl;
-  // Both words were last written by an earlier launch, so every thread reads the same.
-  if (start == kBfsDone || gq::load<gq::mo::relaxed>(ctl + kAbort) != 0u) return;
   const uint64_t started = grid.leader() && s.budget_ns ? grid.now_ns() : 0;
-  bool go = grid.sync();  // the caller's seeding of level 0 (or the launch before) is visible
-  uint32_t level = start;
+  bool go = grid.sync();  // the caller's seeding of level 0 is visible
+  uint32_t level = 0;
   while (go) {
-    const uint32_t frontier = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
-    if (frontier == 0u || (s.handoff != 0u && frontier > s.handoff)) {
-      if (grid.leader()) gq::store<gq::mo::relaxed>(ctl + kBfsResume, frontier == 0u ? kBfsDone : level);
-      break;
-    }
+    if (gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3) == 0u) break;
     // Words nobody touches in this level: C[(level + 2) % 3] was last read when level - 1 began
     // (before the barrier that ended it) and is next filled in level + 1; T[(level + 1) % 3] was
     // last read by the check of level - 2; H[(level + 1) % 2] was last read in level - 1's chunk

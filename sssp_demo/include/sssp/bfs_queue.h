@@ -23,7 +23,6 @@ namespace sssp {
 struct BfsQueues {
   uint64_t* base[2];  // two queues of gq::Queue::words(capacity, threads) words, initialised
   uint64_t capacity;
-  uint64_t threads;   // what the queues were laid out for: the largest launch of the run
 };
 
 // Vertices a lane may hold back before its warp enqueues them (QueueEmit).
@@ -87,10 +86,9 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
   const uint32_t tid = grid.rank();
-  const gq::Queue q[2] = {gq::Queue::view(bq.base[0], bq.capacity, bq.threads),
-                          gq::Queue::view(bq.base[1], bq.capacity, bq.threads)};
-  const uint32_t start = bfs_start_level(ctl);
-  if (grid.leader() && start == 0u) {
+  const gq::Queue q[2] = {gq::Queue::view(bq.base[0], bq.capacity, grid.size()),
+                          gq::Queue::view(bq.base[1], bq.capacity, grid.size())};
+  if (grid.leader()) {
     if (q[0].try_enqueue(source, tid, err)) gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
   }
   QueueEmit emit{q, tid, ctl, err};
@@ -130,7 +128,7 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
     if (put != took && !err.raised()) err.raise(gq::kCorrupt, gq::kSiteFrontier, level);
   };
   BfsCounts c;
-  bfs_levels(grid, g, s, start, drain, emit, check, c);
+  bfs_levels(grid, g, s, drain, emit, check, c);
 }
 
 }  // namespace sssp

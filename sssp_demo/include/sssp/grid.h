@@ -45,25 +45,12 @@ constexpr uint32_t kBarStopBit = 1u << 31;  // in the count half: stop at the ne
 // device-memory round trip already; a wait here is usually on the critical path).
 constexpr uint32_t kBarPollBurst = 8;
 
-// The hardware barrier of the thread-block cluster (sm_90) the calling block belongs to: every
-// thread of every block of the cluster arrives; what any wrote before is visible to every thread
-// after. No timeout: only for code whose every thread is sure to arrive (its own waits bounded).
-GQ_HD GQ_INLINE void cluster_barrier() {
-#if GQ_DEVICE_BUILD
-  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
-#endif
-}
-
 struct Grid {
   uint32_t block, blocks;    // this block, and how many run (all resident)
   uint32_t thread, width;    // this thread in its block, and the block's width
   uint32_t* ctl;             // device words: kBarCount, kBarGeneration, kAbort, then the algorithm's
   uint32_t* verdict;         // one word the block shares (shared memory on the GPU)
   gq::ErrorFlag err;
-  // GPU: the blocks are ONE thread-block cluster, launched alone, and sync() is the cluster's
-  // hardware barrier instead of the software one (sync() says how a stop stays uniform). The CPU
-  // build has no clusters and ignores it.
-  bool cluster = false;
 
   GQ_HD uint32_t rank() const { return block * width + thread; }
   GQ_HD GQ_INLINE uint64_t* bar_word() const { return reinterpret_cast<uint64_t*>(ctl + kBarCount); }
@@ -135,18 +122,6 @@ struct Grid {
   // barrier's; the bit stays, so every later barrier stops too. An error stays each block's own
   // test: it also ends every wait.
   GQ_HD bool sync() const {
-#if GQ_DEVICE_BUILD
-    // A cluster's barrier cannot give up, so its verdict must never differ between blocks: it is
-    // read between two barriers, where every thread of the (single-cluster) launch is inside this
-    // function, so nothing can raise the flag or ask for a stop while some read and others have
-    // not. A stop asked for before the first barrier is seen by all.
-    if (cluster) {
-      cluster_barrier();
-      const bool go = !err.raised() && gq::load<gq::mo::relaxed>(ctl + kAbort) == 0u;
-      cluster_barrier();
-      return go;
-    }
-#endif
     block_sync();
     if (thread == 0) {
       gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first

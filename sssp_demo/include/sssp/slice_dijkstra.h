@@ -248,7 +248,7 @@ struct ClusterCandidate {
 GQ_HD GQ_INLINE bool cluster_sync(const Grid& grid) {
 #if GQ_DEVICE_BUILD
   (void)grid;
-  cluster_barrier();
+  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::: "memory");
   return true;
 #else
   return grid.sync();
