@@ -38,12 +38,10 @@ def test_queue_equals_compaction_bit_for_bit(baselines, scene, queue, tiles, thr
 
 
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
-@pytest.mark.parametrize("switch", ["RT_TILE_SAMPLES=0", "RT_STICKY_HOME=0"])
-def test_tile_switches_render_the_same_image(baselines, scene, switch):
-    # rt/tile_queues.h's A/B switches (timed by tools/gpu_render_probe.py) change who takes which
-    # item when, never a pixel: the pixel back to its queue after every sample, not only after a
-    # reflection; every warp's first try always its block's tile.
-    with kernel_variant((switch,)):
+def test_one_segment_per_dequeue_renders_the_same_image(baselines, scene):
+    # RT_TILE_SAMPLES=0 (rt/tile_queues.h): the pixel goes back to its queue after every
+    # sample, not only after a reflection; tools/gpu_render_probe.py times the two.
+    with kernel_variant(("RT_TILE_SAMPLES=0",)):
         r = render_case(scene, W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=4, backend="cpu")
     base = baselines[scene]
     assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))

@@ -26,13 +26,6 @@
 #define RT_TILE_SAMPLES 1
 #endif
 
-// RT_STICKY_HOME=1 (default): a warp that had to steal makes the tile it stole from its home, so
-// its next dequeue starts there instead of walking again past the empty tiles it already tried
-// (each EMPTY answer is a few dependent fenced loads). 0: the block's tile stays every warp's home.
-#ifndef RT_STICKY_HOME
-#define RT_STICKY_HOME 1
-#endif
-
 namespace rt {
 
 struct TileGrid {
@@ -99,18 +92,16 @@ GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uin
 // not slow the producers it waits for. (Run 73 read the other tiles' relaxed Head and Tail first,
 // a tile a lane, and tried only those that showed work: G-LFQ unchanged, G-WFQ and G-WFQ-YMC
 // 3.5x and 6x slower on cornell, the cheap polls' storm on the queues the producers use.)
-// `from`: the tile the item came from.
 GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t scatter, uint32_t tid,
-                           uint32_t* item, uint32_t* from, const gq::ErrorFlag& err) {
-  for (uint32_t k = 0; k < tiles; ++k) {
-    *from = victim(home, k, scatter, tiles);
-    if (tq.queue(*from).try_dequeue(item, tid, err)) return true;
-  }
-  return false;
+                           uint32_t* item, const gq::ErrorFlag& err) {
+  bool got = false;
+  for (uint32_t k = 0; k < tiles && !got; ++k)
+    got = tq.queue(victim(home, k, scatter, tiles)).try_dequeue(item, tid, err);
+  return got;
 }
 
-// One persistent worker. `home0` is its first home tile (all workers of a block share one, so a
-// warp's batched dequeue meets one queue; RT_STICKY_HOME moves a warp's); `members` are the lanes of its warp that are workers (the
+// One persistent worker. `home` is its tile (all workers of a block share one, so a warp's
+// batched dequeue meets one queue); `members` are the lanes of its warp that are workers (the
 // caller's own bit on the host); the render ends when `samples_done` reaches `total`
 // (pixels x spp).
 //
@@ -125,7 +116,7 @@ GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, 
 // of their chain of dependent atomics, not by how many there are, and a lane that enqueues while
 // its neighbours still trace hides that latency behind their work.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const TileQueues& tq,
-                                 uint32_t home0, uint32_t tid, uint32_t members, uint64_t total,
+                                 uint32_t home, uint32_t tid, uint32_t members, uint64_t total,
                                  uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
@@ -139,7 +130,6 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
 #endif
   gq::Spin idle(idle_budget);
   const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
-  uint32_t home = home0;  // warp-uniform (RT_STICKY_HOME moves it)
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   bool stop = false;  // this lane is finished: the render is done, or the error flag is up
   const TileProfile prof(tid);  // RT_PROFILE=1 only (rt/tile_profile.h)
@@ -158,12 +148,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     const bool sampled = RT_PROFILE && gq::lane_id() == gq::first_lane(members & ~stopped);
     [[maybe_unused]] const uint64_t t_top = prof.now();
     uint32_t item = 0;
-    uint32_t from = home;
-    const bool got = steal(tq, tiles, home, scatter, tid, &item, &from, err);
-    if (RT_STICKY_HOME) {  // the tile the warp's lowest lane with an item took it from
-      const uint32_t with = gq::ballot(members & ~stopped, got);
-      if (with != 0u) home = gq::shuffle(members & ~stopped, from, gq::first_lane(with));
-    }
+    const bool got = steal(tq, tiles, home, scatter, tid, &item, err);
     if (err.raised()) continue;
     if (!got) {
       const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
