@@ -42,8 +42,11 @@ HOST_SOURCE = PACKAGE_DIR / "host" / "bfs_cpu.cpp"
 INCLUDE_DIRS = (qbuild.INCLUDE_DIR, PACKAGE_DIR / "include")
 BLOCK = 256
 #: Blocks per SM at most (below the occupancy limit): fewer, fuller blocks make the grid barrier
-#: cheaper (as sssp_demo/grid_forms.py).
-BLOCKS_PER_SM = 4
+#: cheaper (as sssp_demo/grid_forms.py). Run 76 (H200, compaction baseline, 4 / 2 / 1 blocks an
+#: SM): road-24M 95.1 / 86.4 / 82.2 ms, road-2M 23.2 / 20.3 / 19.9, Delaunay-21 11.2 / 10.9 /
+#: 10.1, Kron-21 2.31 / 2.32 / 3.05 (its big levels want the threads); G-LFQ's queue form within
+#: 5 % at 2 and 4. So 2: the small-level graphs gain, Kron-21 does not lose.
+BLOCKS_PER_SM = 2
 WORDS = 16                    # control words (sssp::kBfsWords = 11, rounded up)
 GPU_CHUNK = 1024              # sssp::kChunk on the GPU build (32 x 32 lanes)
 CPU_CHUNK = 32                # ... and on the CPU build (a warp is one lane there)

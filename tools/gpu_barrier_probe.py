@@ -5,7 +5,7 @@
 The barrier of the grid forms (sssp/grid.h: one 64-bit word, the generation waited on) alone,
 through kernels/grid_barrier.cu with no work between barriers, for each block width and number of
 blocks an SM that fits (every block resident): the median of 3 timed runs after a warm-up, in
-microseconds a barrier. Near-Far and Bellman-Ford launch one block of 512 an SM, the BFS four of
+microseconds a barrier. Near-Far and Bellman-Ford launch one block of 512 an SM, the BFS two of
 256, parDijkstra's grid form four of 256.
 """
 

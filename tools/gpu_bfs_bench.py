@@ -14,7 +14,7 @@ Every graph's depths come from scipy (breadth_first_order) once, in its worker.
 
 Variants: the queue form with G-LFQ and G-WFQ and the compaction baseline always; SFQ and
 G-WFQ-YMC while time is left (SFQ serialises its dequeues: the seed finds it orders of magnitude
-slower); on every graph G-LFQ and the baseline again with 1 and 2 blocks per SM. Each run is
+slower); on every graph G-LFQ and the baseline again with 1 and 4 blocks per SM. Each run is
 timed with CUDA events around depth/parent reset, the queues' initialisation and the persistent
 kernel (`ms`), and from after the initialisation (`kernel`); one warm-up, median of 5. Every run carries a device-
 side budget (the kernel stops itself at a level boundary): a variant over it is recorded as such.
@@ -57,7 +57,7 @@ GRAPHS = {
 GOALS = {"kron-21_ms": 5.0, "road-24M_ms": 60.0}
 #: The grid barrier's cost grows with the blocks that meet at it: G-LFQ and the baseline also run
 #: with fewer blocks per SM (while time is left), on every graph, to see which default suits all.
-BLOCKS_SWEEP = {"road-2M": (1, 2), "road-24M": (1, 2), "kron-21": (1, 2), "delaunay-21": (1, 2)}
+BLOCKS_SWEEP = {"road-2M": (1, 4), "road-24M": (1, 4), "kron-21": (1, 4), "delaunay-21": (1, 4)}
 
 
 def make_graph(name: str) -> dict:
