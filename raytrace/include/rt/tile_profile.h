@@ -4,7 +4,8 @@
 //
 // Per loop iteration, the warp's lowest working lane adds its own clock deltas to its warp's row:
 //   dequeue   from the top of the loop (after the stop test) to the end of its dequeue attempts
-//   trace     its advance_path: one path segment, with its shadow rays
+//   trace     its advance_path calls: the pixel's path up to its next reflection or its last
+//             sample (RT_TILE_SAMPLES), with the shadow rays
 //   requeue   its re-enqueue and finished-sample count
 //   idle      a whole iteration in which it got no ray (it polled every tile)
 // What the rows do not cover is the total minus their sum: mostly the wait at the top of the loop

@@ -5,8 +5,8 @@
 // PathStates. All pixels are enqueued in their tile's queue first; then a persistent grid, no
 // larger than what is resident, loops: dequeue a pixel from its home tile (or steal from the
 // others when that is empty), advance its path up to its next reflection (or its last sample),
-// and enqueue it again in the same tile's queue while it has work left. A pixel is in at most one queue slot at a time, so a
-// tile's queue never needs more than the tile's pixel count.
+// and enqueue it again in the same tile's queue while it has work left. A pixel is in at most
+// one queue slot at a time, so a tile's queue never needs more than the tile's pixel count.
 //
 // Termination comes from a device counter of finished samples, never from empty queues: an
 // empty queue may only mean that every remaining ray is in another worker's hands.
