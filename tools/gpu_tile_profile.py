@@ -3,7 +3,7 @@
     python3 tools/gpu_tile_profile.py OUT_DIR [--queue NAME ...] [--scene PATH ...]
 
 For each queue (default glfq and gwfq) and scene (default spheres100 and cornell; 1920x1080,
-4 spp, BVH, 8x8 tiles, as `gq bench render`):
+4 spp, BVH, the default tiles, as `gq bench render`):
   * the shipped build: one warm-up render, then five timed (render_cuda's CUDA events), median;
     and the compaction baseline the same way, for the ratio `gq bench render` reports;
   * the RT_PROFILE=1 build (rt/tile_profile.h): one warm-up render, the profile rows zeroed, one
@@ -39,7 +39,7 @@ from raytrace.render import RenderOptions, SceneArrays
 from raytrace.scene import load_scene
 
 SCENES = (ROOT / "scenes" / "spheres100.toml", ROOT / "scenes" / "cornell.toml")
-WIDTH, HEIGHT, SPP, TILES = 1920, 1080, 4, (8, 8)
+WIDTH, HEIGHT, SPP, TILES = 1920, 1080, 4, RenderOptions.tiles
 WARMUP, REPEATS = 1, 5
 PROFILE = ("RT_PROFILE=1",)
 # rt/tile_profile.h's TileProfileWord, in order, and its row count.
