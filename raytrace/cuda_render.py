@@ -24,10 +24,6 @@ from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish
 
 u32, u64 = np.uint32, np.uint64
 NULL = np.uint64(0)  # a null pointer argument: CuPy passes the 8 bytes as they are
-#: The tile renderer's workers enqueue the primary rays themselves, one at the top of each loop
-#: iteration (rt::Seeding); False: rt_tiles_seed enqueues them all first, a launch of its own
-#: (tools/gpu_render_probe.py times both).
-SEED_IN_WORKERS = True
 
 
 def _grid(threads: int) -> tuple[int]:
@@ -179,14 +175,13 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
                                           (queues, u64(words), u64(stride), u64(capacity), u64(threads)))
         if phases is not None:
             marks[1].record()
-        if not SEED_IN_WORKERS:
-            mod.get_function("rt_tiles_seed")(_grid(min(pixels, threads)), (BLOCK,),
-                                              (queues, u64(stride), u64(capacity), u64(threads), u32(opts.width),
-                                               u32(opts.height), u32(tx), u32(ty), err))
+        mod.get_function("rt_tiles_seed")(_grid(min(pixels, threads)), (BLOCK,),
+                                          (queues, u64(stride), u64(capacity), u64(threads), u32(opts.width),
+                                           u32(opts.height), u32(tx), u32(ty), err))
         if phases is not None:
             marks[2].record()
         tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, queues, u64(stride), u64(capacity), u32(threads),
-                                                u32(tx), u32(ty), done, counts, err, u32(SEED_IN_WORKERS)))
+                                                u32(tx), u32(ty), done, counts, err))
         end.record()
         marks.append(end)
     end.synchronize()

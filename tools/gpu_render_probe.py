@@ -2,14 +2,12 @@
 
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
-A measuring aid, not a benchmark of record: the shipped build with each queue at two tile shapes,
-with the primary rays enqueued by the workers (the default) or by a launch of their own
-(raytrace.cuda_render.SEED_IN_WORKERS). Runs 71-78 also timed RT_TILE_SAMPLES=0 (one path segment
-per dequeue, rt/tile_queues.h) and runs 71-73 GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a
-build that is NOT a correct queue: 0-10 % faster): add a row with those defines to time them
-again. Each row is the median of three renders after one warm-up (one, where the warm-up took
-over a second), with the tile renderer's launches timed apart; the image is compared with the
-compaction baseline's.
+A measuring aid, not a benchmark of record: the shipped build with each queue at several tile
+shapes, and with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h). Runs 71-73
+also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
+0-10 % faster); add a row with those defines to time it again. Each row is the median of three renders after one warm-up (one,
+where the warm-up took over a second), with the tile renderer's launches timed apart; the image
+is compared with the compaction baseline's.
 """
 
 import argparse
@@ -39,21 +37,19 @@ args = parser.parse_args()
 scene = load_scene(args.scene)
 arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
-configs = [  # (label, defines, options; "seed_kernel": the primary rays enqueued by a launch of their own)
+configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
-    ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
-    ("glfq 4x4 seed kernel", (), dict(queue="glfq", tiles=(4, 4), seed_kernel=True)),
     ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
-    ("glfq 8x8 seed kernel", (), dict(queue="glfq", tiles=(8, 8), seed_kernel=True)),
+    ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 8x8 one segment", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(8, 8))),
+    ("gwfq 8x8", (), dict(queue="gwfq", tiles=(8, 8))),
     ("gwfq 4x4", (), dict(queue="gwfq", tiles=(4, 4))),
-    ("gwfq 4x4 seed kernel", (), dict(queue="gwfq", tiles=(4, 4), seed_kernel=True)),
+    ("ymc 8x8", (), dict(queue="ymc", tiles=(8, 8))),
     ("ymc 4x4", (), dict(queue="ymc", tiles=(4, 4))),
-    ("ymc 4x4 seed kernel", (), dict(queue="ymc", tiles=(4, 4), seed_kernel=True)),
 ]
 rows, reference = [], None
 for label, defines, extra in configs:
-    extra = dict(extra)
-    cr.SEED_IN_WORKERS = not extra.pop("seed_kernel", False)
     opts = RenderOptions(**base, **extra)
     cr.cuda_module = lambda kind_id, d=defines: qbuild.cuda_module(kind_id, d, KERNEL, INCLUDE_DIRS, NVRTC_FLAGS)
     kind = QUEUES[opts.queue]

@@ -112,9 +112,6 @@ extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_
     base[i] = rt::TileQueues::initial_word(i, stride, capacity, threads);
 }
 
-// The primary rays, enqueued by a launch of their own before rt_tiles: only when
-// raytrace.cuda_render.SEED_IN_WORKERS is off (the A/B of tools/gpu_render_probe.py); by default
-// the workers enqueue them (rt::Seeding).
 extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64_t capacity, uint64_t threads,
                                          uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y,
                                          uint32_t* err_words) {
@@ -129,8 +126,7 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
 
 extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t nthreads,
-             uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts, uint32_t* err_words,
-             uint32_t seed) {
+             uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts, uint32_t* err_words) {
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   // Blocks are whole warps, all converged at entry; the lanes past nthreads leave here.
   const uint32_t members = gq::ballot(0xFFFFFFFFu, tid < nthreads);
@@ -139,11 +135,8 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, nthreads};
   RayCounts c{0, 0, 0};
-  // seed != 0: the workers enqueue the primary rays themselves (rt::Seeding), rt_tiles_seed did not.
-  const uint64_t pixels = (uint64_t)width * height;
-  const rt::Seeding seeding{tid, nthreads, seed ? pixels : 0, width, height};
-  rt::tile_worker(p, pool, g, tq, blockIdx.x % g.count(), tid, members, pixels * spp, samples_done, c,
-                  gq::ErrorFlag{err_words}, seeding);
+  rt::tile_worker(p, pool, g, tq, blockIdx.x % g.count(), tid, members, (uint64_t)width * height * spp,
+                  samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 

@@ -33,20 +33,6 @@ def test_gpu_queue_equals_compaction_bit_for_bit(gpu_baselines, scene, queue, ti
 
 
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
-@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
-def test_gpu_seed_kernel_equals_compaction_bit_for_bit(gpu_baselines, monkeypatch, scene, queue):
-    # The primary rays enqueued by a launch of their own instead of by the workers (the A/B path of
-    # raytrace.cuda_render.SEED_IN_WORKERS): who enqueues them changes no pixel.
-    import raytrace.cuda_render as cr
-
-    monkeypatch.setattr(cr, "SEED_IN_WORKERS", False)
-    base = gpu_baselines[scene]
-    r = render_case(scene, W, H, SPP, renderer="queue", queue=queue, tiles=(3, 2), backend="cuda")
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
-    assert r.rays == base.rays
-
-
-@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
 def test_gpu_agrees_with_cpu(gpu_baselines, scene):
     cpu = render_case(scene, W, H, SPP, renderer="compaction", backend="cpu")
     gpu = gpu_baselines[scene]

@@ -2,20 +2,17 @@
 //
 // The image is cut into tiles_x x tiles_y tiles and each tile owns a queue of pixel indices (any
 // queue kind of the queue layer: gq::Queue, chosen at build time) over the ray pool of
-// PathStates. Every pixel enters its tile's queue once as primary work, and a persistent grid, no
+// PathStates. All pixels are enqueued in their tile's queue first; then a persistent grid, no
 // larger than what is resident, loops: dequeue a pixel from its home tile (or steal from the
 // others when that is empty), advance its path up to its next reflection (or its last sample),
 // and enqueue it again in the same tile's queue while it has work left. A pixel is in at most
-// one queue slot at a time, so a tile's queue never needs more than the tile's pixel count. On
-// the GPU the workers enqueue the primary work themselves (Seeding, below); the CPU build
-// enqueues it all before its threads start.
+// one queue slot at a time, so a tile's queue never needs more than the tile's pixel count.
 //
 // Termination comes from a device counter of finished samples, never from empty queues: an
 // empty queue may only mean that every remaining ray is in another worker's hands.
 #pragma once
 #include <gq/queue_select.cuh>
 #include <gq/wave_faa.cuh>
-#include "pixel_order.h"
 #include "tile_profile.h"
 #include "whitted.h"
 
@@ -82,23 +79,6 @@ GQ_HD GQ_INLINE void seed_pixel(const TileGrid& g, const TileQueues& tq, uint32_
   tile_enqueue(tq.queue(g.tile_of(pixel)), pixel | kFreshItem, tid, err);
 }
 
-// The primary work a worker enqueues itself: items next, next + stride, ... below end, pixel
-// blocked_pixel(item) each, one at the top of each loop iteration while it has any. So the
-// enqueues' chains of dependent atomics overlap the other warps' tracing, where a launch of their
-// own before the persistent kernel left the SMs waiting on them (run 78: 0.19 ms of cornell's
-// 1.67 ms at 4x4 tiles), and the first traces start after one enqueue instead of after all.
-// Consecutive lanes take consecutive items (an 8x4 block, one tile), so a warp's enqueues
-// aggregate. end = 0: nothing to seed (the CPU build, which seeds before its threads start).
-struct Seeding {
-  uint64_t next, stride, end;
-  uint32_t width, height;
-  GQ_HD GQ_INLINE void step(const TileGrid& g, const TileQueues& tq, uint32_t tid, const gq::ErrorFlag& err) {
-    if (next >= end) return;
-    seed_pixel(g, tq, blocked_pixel((uint32_t)next, width, height), tid, err);
-    next += stride;
-  }
-};
-
 // The order in which a worker tries the tiles (k = 0 .. tiles-1): its home first, then every
 // other tile once, starting at an offset that differs from warp to warp, so that the workers of
 // one home tile do not all descend on the same neighbour when theirs runs dry. Warp-uniform, so a
@@ -137,8 +117,7 @@ GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, 
 // its neighbours still trace hides that latency behind their work.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const TileGrid& g, const TileQueues& tq,
                                  uint32_t home, uint32_t tid, uint32_t members, uint64_t total,
-                                 uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err,
-                                 Seeding seeding = Seeding{0, 0, 0, 0, 0}) {
+                                 uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
   // wait ends when the count moves. On the GPU an idle round tries every tile's queue, so the
@@ -168,7 +147,6 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, const T
     // is a volatile asm the compiler keeps: read only in the profiled build).
     const bool sampled = RT_PROFILE && gq::lane_id() == gq::first_lane(members & ~stopped);
     [[maybe_unused]] const uint64_t t_top = prof.now();
-    seeding.step(g, tq, tid, err);
     uint32_t item = 0;
     const bool got = steal(tq, tiles, home, scatter, tid, &item, err);
     if (err.raised()) continue;
