@@ -5,9 +5,9 @@
 A measuring aid, not a benchmark of record: the shipped build with each queue at several tile
 shapes, and with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h). Runs 71-73
 also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
-0-10 % faster); add a row with those defines to time it again. Each row is the median of three renders after one warm-up (one,
-where the warm-up took over a second), with the tile renderer's launches timed apart; the image
-is compared with the compaction baseline's.
+0-10 % faster); add a row with those defines to time it again. Each row is the median of three
+renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
+launches timed apart; the image is compared with the compaction baseline's.
 """
 
 import argparse
