@@ -44,6 +44,8 @@ constexpr uint32_t kBarStopBit = 1u << 31;  // in the count half: stop at the ne
 // Polls of the generation between two checks of the error flag and the budget (each poll is a
 // device-memory round trip already; a wait here is usually on the critical path).
 constexpr uint32_t kBarPollBurst = 8;
+// Polls at the start of a wait with no sleep between them (grid.h's sync()).
+constexpr uint32_t kBarHotPolls = GQ_DEVICE_BUILD ? 2048u : 0u;
 
 struct Grid {
   uint32_t block, blocks;    // this block, and how many run (all resident)
@@ -134,17 +136,21 @@ struct Grid {
         now = ((gen | 1u) + 1u) | (stop ? 1u : 0u);
         gq::store<gq::mo::release>(word, (uint64_t)now << 32 | stop);
       } else {
-        // The error flag and the budget every kBarPollBurst polls (Spin::step), the Spin's growing
-        // sleep after every poll (8 ns sleeps instead measured the same: runs 69 and 70). The
-        // budget counts bursts, so a quarter of the steps keeps about the wall time it allowed.
+        // The first kBarHotPolls polls back to back, the error flag read every kBarPollBurst of
+        // them: a barrier is usually over within a few round trips, and a sleep after each poll
+        // made it 2.4 us where CUDA's cooperative grid.sync() takes 1.0 us (run 81,
+        // tools/gpu_grid_sync_probe.py). A longer wait (block 0's serial heap work in parDijkstra
+        // can take milliseconds) then sleeps, the Spin's growing backoff after every poll, with
+        // the flag and the budget every kBarPollBurst polls. The budget counts bursts, so a
+        // quarter of the steps keeps about the wall time it allowed.
         gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
         for (uint32_t polls = 1;; ++polls) {
           if ((now = (uint32_t)(gq::load<gq::mo::acquire>(word) >> 32)) != gen) break;
           if (polls % kBarPollBurst) {
-            gq::backoff(spin.ns);
+            if (polls > kBarHotPolls) gq::backoff(spin.ns);
             continue;
           }
-          if (!spin.step(err, gq::kSiteGridBarrier, gen)) break;
+          if (polls <= kBarHotPolls ? err.raised() : !spin.step(err, gq::kSiteGridBarrier, gen)) break;
         }
       }
       gq::fence<gq::mo::acq_rel>();
