@@ -124,12 +124,13 @@ struct Grid {
   // barrier's; the bit stays, so every later barrier stops too. An error stays each block's own
   // test: it also ends every wait.
   //
-  // Ordering by fences around relaxed accesses, as CUDA's cooperative grid.sync() does (one
-  // acq_rel read-modify-write, acquire polls and a release store measured 2.4 us a barrier
-  // against its 1.0 us, run 81): a fence before the arrival releases the block's writes; the last
-  // arriver, whose fetch-add read every earlier arrival's through the word's chain of
-  // read-modify-writes, fences before its bump (acquiring them all and releasing them with its
-  // own); a waiter fences after it sees the bump.
+  // Ordering by fences around relaxed accesses, as CUDA's cooperative grid.sync() does: a fence
+  // before the arrival releases the block's writes; the last arriver, whose fetch-add read every
+  // earlier arrival's through the word's chain of read-modify-writes, fences before its bump
+  // (acquiring them all and releasing them with its own); a waiter fences after it sees the
+  // bump. An acq_rel read-modify-write, acquire polls and a release store took 2.37 us a barrier
+  // at one block an SM, the fences 2.24 us (runs 82-83); grid.sync() itself takes 0.99 us (run
+  // 81), and what else makes ours slower is not known.
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
@@ -145,12 +146,12 @@ struct Grid {
         gq::store<gq::mo::relaxed>(word, (uint64_t)now << 32 | stop);
       } else {
         // The first kBarHotPolls polls back to back, the error flag read every kBarPollBurst of
-        // them: a barrier is usually over within a few round trips, and a sleep after each poll
-        // made it 2.4 us where CUDA's cooperative grid.sync() takes 1.0 us (run 81,
-        // tools/gpu_grid_sync_probe.py). A longer wait (block 0's serial heap work in parDijkstra
-        // can take milliseconds) then sleeps, the Spin's growing backoff after every poll, with
-        // the flag and the budget every kBarPollBurst polls. The budget counts bursts, so a
-        // quarter of the steps keeps about the wall time it allowed.
+        // them: a barrier is usually over within a few round trips (a sleep after every poll:
+        // 2.43 us a barrier at one block an SM, without 2.37, runs 81-82). A longer wait (block
+        // 0's serial heap work in parDijkstra can take milliseconds) then sleeps, the Spin's
+        // growing backoff after every poll, with the flag and the budget every kBarPollBurst
+        // polls. The budget counts bursts, so a quarter of the steps keeps about the wall time it
+        // allowed.
         gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
         for (uint32_t polls = 1;; ++polls) {
           if ((now = (uint32_t)(gq::load<gq::mo::relaxed>(word) >> 32)) != gen) break;
