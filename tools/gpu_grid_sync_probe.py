@@ -7,7 +7,8 @@ enable_cooperative_groups), with no work between barriers, for the block widths 
 of tools/gpu_barrier_probe.py (which times sssp/grid.h's software barrier the same way): the
 median of 3 timed runs after a warm-up, in microseconds a barrier. DESIGN.md quotes 1.0 us for
 the cooperative sync and 1.6 us for a software barrier at one block an SM; run 81 measured this
-at 0.99 us and ours at 2.43 us (2.24 us since run 83). A cooperative grid.sync() cannot give up: a block that never arrives hangs it, which is
+at 0.99 us and ours at 2.43 us (2.24 us since run 83, 1.79 us with grid.sync()'s arrival counter,
+run 84). A cooperative grid.sync() cannot give up: a block that never arrives hangs it, which is
 why the grid forms use their own bounded barrier; this probe only says what the hardware path costs.
 """
 

@@ -6,16 +6,19 @@
 //     nothing, the clock is CLOCK_MONOTONIC. So CI runs the same round loops, counters and
 //     barrier with real concurrency, just not the same widths.
 //
-// The barrier (Xiao and Feng's "GPU lock-based synchronization", generation-counted): each block's
-// thread 0 publishes the block's writes with a gpu-scope fence, arrives on one counter, and the
-// last arriver resets it and bumps the generation that the others wait on. The counter and the
-// generation are the two halves of one 64-bit word, so the arrival's fetch-add also returns the
-// generation to wait on, and a stop the leader asked for (a bit in the counter half) reaches the
-// last arriver with it: one device-memory round trip to arrive, where a load of the generation,
-// the fetch-add and a load of the stop word took three. It is only safe with every block
-// resident, so launches never exceed the occupancy API's count. Every wait is a bounded
-// gq::Spin: a missing partner ends the kernel with the error flag (kSiteGridBarrier), never a
-// hang; once the flag is up every later wait gives up at once, so all blocks leave.
+// The barrier (the arrival counter of CUDA's cooperative grid.sync(), cooperative_groups/details/
+// sync.h, with a stop and bounded waits): each block's thread 0 publishes the block's writes with
+// a gpu-scope fence and adds to one counter, every block 1 but block 0, which adds 2^31 minus the
+// others' count: the sum of a round is 2^31, so the counter's bit 31 flips exactly at the last
+// arrival, whoever it is, and the others wait for the flip. Nobody resets anything, so the last
+// arriver's add is the release itself (one round trip fewer than a last arriver that bumps a
+// generation after its fetch-add: 2.24 -> 1.79 us a barrier at one block an SM, run 84; CUDA's
+// grid.sync() takes 0.99 us). The counter is the low half of a 64-bit word; the carry of
+// every second round goes into the bits above it, and the two stop bits sit at the top (below).
+// It is only safe with every block resident, so launches never exceed the occupancy API's count.
+// Every wait is a bounded gq::Spin: a missing partner ends the kernel with the error flag
+// (kSiteGridBarrier), never a hang; once the flag is up every later wait gives up at once, so all
+// blocks leave.
 #pragma once
 #include <gq/arch.cuh>
 
@@ -37,10 +40,14 @@ constexpr uint32_t kFullWarp = GQ_DEVICE_BUILD ? 0xffffffffu : 1u;
 constexpr uint32_t kMaxLocalRounds = 1024;
 
 // Control words shared by every grid form: the barrier's two words first (one 64-bit word: the
-// count in the low half, the generation in the high half; every launcher's words are 8-byte
-// aligned), then per-algorithm use. kAbort is the stop as the host and the pollers read it.
-enum CtlWord : uint32_t { kBarCount = 0, kBarGeneration = 1, kAbort = 2, kCtlFirstFree = 3 };
-constexpr uint32_t kBarStopBit = 1u << 31;  // in the count half: stop at the next barrier
+// arrival counter in the low half, its carries and the stop bits in the high half; every
+// launcher's words are 8-byte aligned), then per-algorithm use. kAbort is the stop as the host and
+// the pollers read it.
+enum CtlWord : uint32_t { kBarCount = 0, kBarHigh = 1, kAbort = 2, kCtlFirstFree = 3 };
+constexpr uint32_t kBarFlip = 1u << 31;  // the counter's bit that each barrier flips
+// Stop at the barrier that flips kBarFlip to p: bit kBarStopShift + p of the word (the carries
+// below would need 2^31 barriers to reach them).
+constexpr uint32_t kBarStopShift = 62;
 // Polls of the generation between two checks of the error flag and the budget (each poll is a
 // device-memory round trip already; a wait here is usually on the critical path).
 constexpr uint32_t kBarPollBurst = 8;
@@ -50,7 +57,7 @@ constexpr uint32_t kBarHotPolls = GQ_DEVICE_BUILD ? 2048u : 0u;
 struct Grid {
   uint32_t block, blocks;    // this block, and how many run (all resident)
   uint32_t thread, width;    // this thread in its block, and the block's width
-  uint32_t* ctl;             // device words: kBarCount, kBarGeneration, kAbort, then the algorithm's
+  uint32_t* ctl;             // device words: kBarCount, kBarHigh, kAbort, then the algorithm's
   uint32_t* verdict;         // one word the block shares (shared memory on the GPU)
   gq::ErrorFlag err;
 
@@ -86,18 +93,23 @@ struct Grid {
   GQ_HD void wait_for_others() const {
     if (thread == 0) {
       gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET : GQ_SPIN_BUDGET);
+      // The counter's low 31 bits are the same after every round, 0 as the host cleared them, and
+      // each block but 0 adds 1 when it arrives.
       uint32_t count;
-      while ((count = (uint32_t)gq::load<gq::mo::acquire>(bar_word()) & ~kBarStopBit) != blocks - 1)
+      while ((count = (uint32_t)gq::load<gq::mo::acquire>(bar_word()) & ~kBarFlip) != blocks - 1)
         if (!spin.step(err, gq::kSiteGridBarrier, count)) break;
     }
     block_sync();
   }
 
   // The leader, between barriers: every block leaves at the next barrier (sync returns false),
-  // and kAbort tells the host and the loops that poll it.
+  // and kAbort tells the host and the loops that poll it. The next barrier cannot flip the
+  // counter before the leader's block arrives, so the flip it will make is the one after the
+  // counter's bit as the leader reads it now.
   GQ_HD void request_stop() const {
     gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
-    gq::fetch_or<gq::mo::relaxed>(bar_word(), (uint64_t)kBarStopBit);
+    const uint32_t next = ((uint32_t)gq::load<gq::mo::relaxed>(bar_word()) & kBarFlip) ? 0u : 1u;
+    gq::fetch_or<gq::mo::relaxed>(bar_word(), 1ull << (kBarStopShift + next));
   }
 
   // Thread 0's value of `v` for every thread of the block (a decision that must not diverge).
@@ -114,56 +126,48 @@ struct Grid {
   // to every thread after. Returns false, for every thread of a block alike, once the error flag
   // is up or the leader asked everyone to stop (kAbort): callers leave their loop then.
   //
-  // The stop is decided once per barrier, by the last block to arrive, and published in the low
-  // bit of the generation it bumps (the generation moves by 2). Each block reading kAbort for
-  // itself after the bump let the leader, already past the barrier, raise kAbort before a slower
-  // block had read it: that block left while the others went on to the next barrier and waited
-  // there for it until the spin budget ran out (the BFS benchmark's budget stops on road-24M and
-  // delaunay-21, run 20). A stop requested before the leader arrives is in the word before the
-  // last arrival's read-modify-write (all of them are ordered on the one word), so it is this
-  // barrier's; the bit stays, so every later barrier stops too. An error stays each block's own
-  // test: it also ends every wait.
+  // The stop of a barrier is the stop bit of the flip it makes, read in the word that shows the
+  // flip: the leader sets it before its block arrives (request_stop), so it is in the word before
+  // the flip, for every block. A block still reading the word of the barrier before (a slow one:
+  // run 20 saw one leave at a barrier the others had passed, when each block read kAbort for
+  // itself) reads the other parity's bit. Once a barrier stops, block 0 also sets the other
+  // parity's bit, which nobody reads any more (everyone has arrived at this barrier), so every
+  // later barrier stops too. An error stays each block's own test: it also ends every wait.
   //
-  // Ordering by fences around relaxed accesses, as CUDA's cooperative grid.sync() does: a fence
-  // before the arrival releases the block's writes; the last arriver, whose fetch-add read every
-  // earlier arrival's through the word's chain of read-modify-writes, fences before its bump
-  // (acquiring them all and releasing them with its own); a waiter fences after it sees the
-  // bump. An acq_rel read-modify-write, acquire polls and a release store took 2.37 us a barrier
-  // at one block an SM, the fences 2.24 us (runs 82-83); grid.sync() itself takes 0.99 us (run
-  // 81), and what else makes ours slower is not known.
+  // Ordering by fences around relaxed accesses, as grid.sync() does: a fence before the arrival
+  // releases the block's writes; the arrivals form one chain of read-modify-writes, which the
+  // last one ends; a waiter fences after it sees the flip, the last arriver after its own add.
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
       gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
       uint64_t* word = bar_word();
-      const uint64_t was = gq::fetch_add<gq::mo::relaxed>(word, 1ull);
-      const uint32_t gen = (uint32_t)(was >> 32), stop = (uint32_t)was & kBarStopBit;
-      uint32_t now = gen;
-      if (((uint32_t)was & ~kBarStopBit) == blocks - 1) {
-        // Nobody arrives again before the bump, so the count goes back to 0 with it.
-        now = ((gen | 1u) + 1u) | (stop ? 1u : 0u);
-        gq::fence<gq::mo::acq_rel>();
-        gq::store<gq::mo::relaxed>(word, (uint64_t)now << 32 | stop);
-      } else {
+      const uint64_t add = block == 0 ? (uint64_t)(kBarFlip - (blocks - 1u)) : 1ull;
+      const uint64_t was = gq::fetch_add<gq::mo::relaxed>(word, add);
+      const uint32_t before = (uint32_t)was & kBarFlip;
+      uint64_t now = was + add;
+      if (((uint32_t)now & kBarFlip) == before) {  // not the last arrival: wait for the flip
         // The first kBarHotPolls polls back to back, the error flag read every kBarPollBurst of
-        // them: a barrier is usually over within a few round trips (a sleep after every poll:
-        // 2.43 us a barrier at one block an SM, without 2.37, runs 81-82). A longer wait (block
-        // 0's serial heap work in parDijkstra can take milliseconds) then sleeps, the Spin's
-        // growing backoff after every poll, with the flag and the budget every kBarPollBurst
-        // polls. The budget counts bursts, so a quarter of the steps keeps about the wall time it
-        // allowed.
+        // them: a barrier is usually over within a few round trips. A longer wait (block 0's
+        // serial heap work in parDijkstra can take milliseconds) then sleeps, the Spin's growing
+        // backoff after every poll, with the flag and the budget every kBarPollBurst polls. The
+        // budget counts bursts, so a quarter of the steps keeps about the wall time it allowed.
         gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
         for (uint32_t polls = 1;; ++polls) {
-          if ((now = (uint32_t)(gq::load<gq::mo::relaxed>(word) >> 32)) != gen) break;
+          if (((uint32_t)(now = gq::load<gq::mo::relaxed>(word)) & kBarFlip) != before) break;
           if (polls % kBarPollBurst) {
             if (polls > kBarHotPolls) gq::backoff(spin.ns);
             continue;
           }
-          if (polls <= kBarHotPolls ? err.raised() : !spin.step(err, gq::kSiteGridBarrier, gen)) break;
+          if (polls <= kBarHotPolls ? err.raised() : !spin.step(err, gq::kSiteGridBarrier, was)) break;
         }
-        gq::fence<gq::mo::acq_rel>();
       }
-      const bool go = !err.raised() && (now & 1u) == 0u;
+      gq::fence<gq::mo::acq_rel>();
+      const bool flipped = ((uint32_t)now & kBarFlip) != before;  // false only when the wait gave up
+      const uint32_t parity = ((uint32_t)now & kBarFlip) ? 1u : 0u;
+      const bool stop = flipped && ((now >> (kBarStopShift + parity)) & 1ull) != 0ull;
+      if (stop && block == 0) gq::fetch_or<gq::mo::relaxed>(word, 1ull << (kBarStopShift + (parity ^ 1u)));
+      const bool go = !err.raised() && flipped && !stop;
       gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
     }
     block_sync();
