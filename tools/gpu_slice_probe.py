@@ -4,7 +4,8 @@
 
 For each seed DAG (n = 30,000) and each variant in VARIANTS (the grid form, and the cluster form
 at both of its block widths), runs pardijkstra-sliced with block 0's profile counters on
-(sssp/slice_dijkstra.h: SM cycles in the slice scan, the tournament and the relaxation, and how
+(sssp/slice_dijkstra.h: SM cycles in the block's least key (its warps' minima and the block
+barrier, so the wait for the block's slowest warp), the tournament and the relaxation, and how
 often its thread 0 re-read a slot not yet published: grid form only) and prints the median time
 of 5 runs, the time per round and the split of a round, checked against the closed form
 dist(v) = v.
@@ -39,7 +40,7 @@ def main() -> int:
     edges = [int(a) for a in sys.argv[1:]] or [1_000_000, 30_000_000]
     clock_khz = cupy.cuda.Device().attributes["ClockRate"]
     print(f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}, SM clock {clock_khz / 1e6:.2f} GHz (attribute)")
-    print(f"{'edges':>12s} {'variant':16s} {'ms':>8s} {'us/round':>9s} {'scan':>6s} {'tourn':>6s} {'relax':>6s} "
+    print(f"{'edges':>12s} {'variant':16s} {'ms':>8s} {'us/round':>9s} {'reduce':>6s} {'tourn':>6s} {'relax':>6s} "
           f"{'rereads/round':>13s}  exact")
     for m in edges:
         dg = DeviceGraph.upload(*as_csr(generators.seed_dag(N, m, 1)))

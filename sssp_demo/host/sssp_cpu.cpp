@@ -200,7 +200,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
   std::vector<uint64_t> bits = start_bits(n, source), keys((uint64_t)slice * threads);
   std::vector<uint64_t> slots((uint64_t)2 * threads * sssp::kSlotWords, 0);
   std::vector<sssp::SliceScratch> scratch(threads);
-  std::vector<sssp::ClusterCandidate> candidates(2 * threads);
+  std::vector<sssp::ClusterCandidate> inboxes((uint64_t)threads * 2 * threads);  // [block][parity][sender]
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
@@ -210,7 +210,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
     const uint32_t* my_offsets = offsets.data() + (uint64_t)grid.block * (n + 1);
     if (cluster)
       sssp::slice_dijkstra(grid, n, source, limit, my_keys, my_offsets, &scratch[grid.block], s,
-                           sssp::ClusterTournament{candidates.data() + 2 * grid.block, candidates.data()});
+                           sssp::ClusterTournament{inboxes.data(), nullptr});
     else
       sssp::slice_dijkstra(grid, n, source, limit, my_keys, my_offsets, &scratch[grid.block], s,
                            sssp::SlotTournament{s});

@@ -1,7 +1,7 @@
 // kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra.h), in
 // two forms: the grid (one block per SM, minima exchanged through slots in device memory) and
-// one thread-block cluster (kClusterBlocks blocks of 512 or 1024 threads, minima exchanged through
-// distributed shared memory at the cluster barrier), for graphs whose slices fit the cluster.
+// one thread-block cluster (kClusterBlocks blocks of 512 or 1024 threads, each pushing its minimum
+// into every peer's shared memory), for graphs whose slices fit the cluster.
 // Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
 // the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
 // table is read from device memory.
@@ -10,7 +10,7 @@
 namespace {
 
 // The block's row of the offset table: copied into shared memory after the slice when asked
-// (made visible by the block barrier after the keys' first fill).
+// (made visible by the first round's block barrier, before any thread reads an offset).
 __device__ const uint32_t* offset_row(uint64_t* keys, uint32_t slice, const uint32_t* offsets, uint32_t n,
                                       uint32_t table_in_shared) {
   const uint32_t* table = offsets + (uint64_t)blockIdx.x * (n + 1);
@@ -96,13 +96,16 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   extern __shared__ uint64_t keys[];
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
-  __shared__ sssp::ClusterCandidate candidates[2];
+  __shared__ sssp::ClusterCandidate inbox[2 * kClusterBlocks];  // every block's offer, by round parity
+  __shared__ uint64_t inbox_bars[2];                              // their mbarriers, one a parity
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  if (threadIdx.x == 0) sssp::inbox_init(inbox_bars);
+  sssp::cluster_sync(grid);  // every inbox ready before any block pushes into it
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
   const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, nullptr,
                                    stats, slice, budget_ns, profile};
-  sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::ClusterTournament{candidates, nullptr});
-  sssp::cluster_sync(grid);  // no block leaves while a peer may still read its candidates
+  sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::ClusterTournament{inbox, inbox_bars});
+  sssp::cluster_sync(grid);  // no block leaves while a peer may still push into it
 }
 
 #define SSSP_CLUSTER_PARAMS                                                                                   \

@@ -17,13 +17,22 @@
 //     Two tournaments, one round loop (slice_dijkstra):
 //       - SlotTournament, for a grid of one block per SM: the offers are round-stamped slots in
 //         device memory, and the slots are the round's only barrier;
-//       - ClusterTournament, for one thread-block cluster (sm_90): the offers sit in the blocks'
-//         shared memories, read across the cluster (distributed shared memory) after the
-//         cluster's hardware barrier.
-// A round is then: scan the slice (each warp's least key, then the block's), the tournament,
-// then the whole block reads u's edges in its slice (one device-memory round trip) and relaxes
-// them in shared memory, and the owner settles u. Every block computes the same minimum from the
-// same offers, so every block takes the same path through the rounds.
+//       - ClusterTournament, for one thread-block cluster (sm_90): each block pushes its offer
+//         into every peer's shared memory (distributed shared memory, st.async), where a
+//         transaction-counting mbarrier says when all of them have landed: no barrier over the
+//         whole cluster, no remote read.
+// A round is then: the block's least key (each warp's, then the block's), the tournament, then
+// the whole block reads u's edges in its slice (one device-memory round trip) and relaxes them in
+// shared memory, and the owner settles u. Every block computes the same minimum from the same
+// offers, so every block takes the same path through the rounds.
+//
+// The slice is scanned whole only before the first round. After that a slice's least key is the
+// least of what could have become it: the block's last offer, which lost and is still a key of
+// the slice (keys only go down), and every key this round's relaxation lowered (each thread
+// remembers the least it lowered). Only the block that owns u must look again, since its offer
+// was u: it rescans its slice, u left out, while the round's edge loads are in flight. A stale
+// value in that scan is harmless: a key it read before a lowering is above the lowered one, which
+// the lowering thread offers. So a round's critical path has no scan and one block barrier.
 //
 // Exactness: a settled vertex keeps its distance with the top bit set (kSettledBit: no longer a
 // candidate, never lowered: fl(d_u + w) >= d_u >= d_v anyway); the keys are the float64 sums
@@ -63,8 +72,9 @@ struct SlicedEdges {
   const double* weights;
 };
 
-// Per-warp partial minima: of the slice scan (warp 0 reduces them to the block's offer), then of
-// the gathered offers (every thread reduces those itself), and each gathering warp's stop.
+// Per-warp partial minima: of the slice's candidates (warp 0 reduces them to the block's offer),
+// then of the gathered offers (the grid's tournament: every thread reduces those itself), and each
+// gathering warp's stop.
 struct SliceScratch {
   uint64_t key[kMaxWarps];
   uint32_t vertex[kMaxWarps];
@@ -81,7 +91,8 @@ struct SliceDijkstraState {
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
   uint64_t budget_ns;
-  uint64_t* profile;       // null, or [4]: block 0's time in scan, tournament, relax; slot re-reads (added to)
+  uint64_t* profile;       // null, or [4]: block 0's time in reduce (the block's least key), tournament, relax;
+                           // slot re-reads (added to)
 };
 
 // Where block 0's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
@@ -123,10 +134,12 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
 }
 
 // A round's tournament, as every thread of the block learns it: the least offer, and whether
-// block 0 asked every block to stop (or a wait failed).
+// block 0 asked every block to stop (or a wait failed); and, for warp 0's threads, what this
+// block offered (its slice's least key: the next round starts from it when another block won).
 struct Winner {
   Candidate best;
   bool stop;
+  Candidate offered;
 };
 
 // This slice's least key, from the warps' partial minima: called by all of warp 0, every lane
@@ -194,8 +207,9 @@ struct SlotTournament {
                             uint32_t* rereads) const {
     const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp, warps = (grid.width + kWarp - 1) / kWarp;
     const uint32_t need = (grid.blocks + kWarp - 1) / kWarp, gather_warps = need < warps ? need : warps;
+    Candidate mine = kNoCandidate;
     if (warp == 0) {
-      const Candidate mine = slice_least(grid, sc);
+      mine = slice_least(grid, sc);
       if (lane == 0) publish(grid, round, stop_now, mine, s);
     }
     if (warp < gather_warps) {
@@ -222,7 +236,7 @@ struct SlotTournament {
       }
     }
     grid.block_sync();
-    Winner w{kNoCandidate, false};
+    Winner w{kNoCandidate, false, mine};
     for (uint32_t g = 0; g < gather_warps; ++g) {
       const Candidate c{sc->got_key[g], sc->got_vertex[g]};
       if (c.below(w.best)) w.best = c;
@@ -233,10 +247,14 @@ struct SlotTournament {
 };
 
 // ------------------------------------------------------------------- the cluster's tournament
-// The blocks of one thread-block cluster (sm_90), exchanging minima through their shared
-// memories (distributed shared memory) and meeting at the cluster's hardware barrier: no device
-// memory on the round's critical path but the edges. On the CPU build the blocks are the grid's
-// threads, the barrier is the grid barrier, and a peer's candidates are read where it wrote them.
+// The blocks of one thread-block cluster (sm_90), each pushing its offer into every block's
+// inbox in shared memory (st.async to distributed shared memory). A push carries its bytes to
+// the receiver's mbarrier of the round's parity (complete_tx); the receiver expects one offer a
+// block (expect_tx) and its threads wait for the phase to complete. So a round costs one remote
+// write's latency, where a cluster barrier (every thread of every block) followed by remote reads
+// of each peer's offer cost a barrier and a read's round trip (run 84: the tournament was about
+// two thirds of a 2.5 us round at 1 M edges). On the CPU build the blocks are the grid's threads,
+// a push is a plain store into the peer's inbox, and the grid barrier stands in for the mbarrier.
 
 struct ClusterCandidate {
   uint64_t key;
@@ -255,57 +273,106 @@ GQ_HD GQ_INLINE bool cluster_sync(const Grid& grid) {
 #endif
 }
 
-struct ClusterTournament {
-  ClusterCandidate* mine;   // this block's two (by round parity): shared memory on the GPU
-  ClusterCandidate* every;  // CPU build: every block's two, block-major (the GPU maps its peers' instead)
-
-  GQ_HD ClusterCandidate peer(uint32_t rank, uint32_t parity) const {
 #if GQ_DEVICE_BUILD
-    const uint32_t local = (uint32_t)__cvta_generic_to_shared(mine + parity);
-    uint32_t remote;
-    uint64_t key, rest;
-    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(local), "r"(rank));
-    asm volatile("ld.shared::cluster.v2.u64 {%0, %1}, [%2];" : "=l"(key), "=l"(rest) : "r"(remote) : "memory");
-    return ClusterCandidate{key, (uint32_t)rest, (uint32_t)(rest >> 32)};
+// The inbox's mbarriers: one arrival a phase (the owner's expect_tx), made visible to the cluster
+// before any peer may push (the launcher's cluster barrier after this).
+GQ_DEV GQ_INLINE void inbox_init(uint64_t* bars) {
+  for (uint32_t p = 0; p < 2; ++p)
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"((uint32_t)__cvta_generic_to_shared(bars + p))
+                 : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+#endif
+
+struct ClusterTournament {
+  // GPU: this block's inbox, [2 parities][blocks] offers (a peer's is at the same address in the
+  // peer's shared memory), and its two mbarriers, one a parity. CPU: every block's inbox,
+  // block-major; `bars` unused.
+  ClusterCandidate* inboxes;
+  uint64_t* bars;
+
+  // This block's offer for round parity `parity`, into block `to`'s inbox.
+  GQ_HD GQ_INLINE void push(const Grid& grid, uint32_t to, uint32_t parity, const ClusterCandidate& c) const {
+#if GQ_DEVICE_BUILD
+    const uint32_t slot = (uint32_t)__cvta_generic_to_shared(inboxes + parity * grid.blocks + grid.block);
+    const uint32_t bar = (uint32_t)__cvta_generic_to_shared(bars + parity);
+    uint32_t remote_slot, remote_bar;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_slot) : "r"(slot), "r"(to));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_bar) : "r"(bar), "r"(to));
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.u64 [%0], {%1, %2}, [%3];" ::"r"(remote_slot),
+                 "l"(c.key), "l"((uint64_t)c.stop << 32 | c.vertex), "r"(remote_bar)
+                 : "memory");
 #else
-    return every[2 * rank + parity];
+    inboxes[((uint64_t)to * 2 + parity) * grid.blocks + grid.block] = c;
 #endif
   }
 
-  // As SlotTournament's: warp 0 writes this slice's least key into its own shared memory, the
-  // cluster meets at its barrier, warp 0 reads every block's, its result goes to sc->got_*[0],
-  // then a block barrier, after which every thread reads it. (Every thread reading every peer
-  // instead, with no block barrier after the cluster's, was slower: run 67, 1 M edges, 512
-  // threads 73.9 -> 89.5 ms, 1024 threads 75.4 -> 127.9 ms.) The two candidates alternate by
-  // round parity, which the barrier makes enough: round r + 2's is written after barrier r + 1,
-  // which every block reaches only after reading round r's.
+  // Every offer of round `round` is in this block's inbox (each thread waits for itself); false
+  // when the wait ran out (the flag is then up) or, on the CPU build, the flag was already up.
+  GQ_HD bool arrived(const Grid& grid, uint32_t round) const {
+#if GQ_DEVICE_BUILD
+    const uint32_t bar = (uint32_t)__cvta_generic_to_shared(bars + (round & 1u));
+    const uint32_t phase = (round >> 1) & 1u;  // each mbarrier takes every second round
+    gq::Spin spin(SSSP_BARRIER_BUDGET);
+    for (uint32_t polls = 1;; ++polls) {
+      uint32_t done;
+      asm volatile(
+          "{\n\t.reg .pred p;\n\t"
+          "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+          "selp.u32 %0, 1, 0, p;\n\t}"
+          : "=r"(done)
+          : "r"(bar), "r"(phase)
+          : "memory");
+      if (done) return true;
+      if (polls % kPollBurst) continue;
+      if (!spin.step(grid.err, gq::kSiteSliceRound, ((uint64_t)round << 32) | grid.block)) return false;
+      spin.ns = 8;  // as gather_slot: short sleeps only, a round's offers are due within a microsecond
+    }
+#else
+    (void)round;
+    return grid.sync();
+#endif
+  }
+
+  // Warp 0 reduces the warps' minima to this slice's least key and pushes it to every block
+  // (itself too), announcing one offer a block to its own inbox; every thread waits for its inbox
+  // to fill and reduces the offers itself, so no block barrier follows. The inbox alternates by
+  // round parity, which is enough: a peer pushes round r + 2's offer only after it has every
+  // offer of round r + 1, this block's among them, which warp 0 pushes after a block barrier that
+  // every thread reaches after reading round r's.
   GQ_HD Winner operator()(const Grid& grid, uint32_t round, bool stop_now, SliceScratch* sc, uint32_t*) const {
     const uint32_t parity = round & 1u, lane = grid.thread % kWarp;
+    Candidate mine = kNoCandidate;
     if (grid.thread < kWarp) {
-      const Candidate m = slice_least(grid, sc);
-      if (lane == 0) mine[parity] = ClusterCandidate{m.key, m.vertex, stop_now ? 1u : 0u};
-    }
-    const bool ok = cluster_sync(grid);
-    if (grid.thread < kWarp) {
-      Candidate got = kNoCandidate;
-      bool stop = !ok;
-      for (uint32_t t = lane; t < grid.blocks; t += kWarp) {
-        const ClusterCandidate c = peer(t, parity);
-        if (Candidate{c.key, c.vertex}.below(got)) got = Candidate{c.key, c.vertex};
-        stop = stop || c.stop;
-      }
-      got = warp_least(got);
+      mine = slice_least(grid, sc);
 #if GQ_DEVICE_BUILD
-      stop = __any_sync(kFullWarp, stop);
+      // Only the leader (lane 0) decides a stop, and every lane pushes: the stop goes to them all.
+      stop_now = __any_sync(kFullWarp, stop_now);
 #endif
-      if (lane == 0) {
-        sc->got_key[0] = got.key;
-        sc->got_vertex[0] = got.vertex;
-        sc->got_stop[0] = stop ? 1u : 0u;
-      }
+      const ClusterCandidate offer{mine.key, mine.vertex, stop_now ? 1u : 0u};
+#if GQ_DEVICE_BUILD
+      if (lane == 0)
+        asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                         (uint32_t)__cvta_generic_to_shared(bars + parity)),
+                     "r"(grid.blocks * (uint32_t)sizeof(ClusterCandidate))
+                     : "memory");
+#endif
+      for (uint32_t t = lane; t < grid.blocks; t += kWarp) push(grid, t, parity, offer);
     }
-    grid.block_sync();
-    return Winner{{sc->got_key[0], sc->got_vertex[0]}, sc->got_stop[0] != 0};
+    const bool ok = arrived(grid, round);
+    const ClusterCandidate* inbox = inboxes + (GQ_DEVICE_BUILD ? 0u : (uint64_t)grid.block * 2 * grid.blocks);
+    Candidate got = kNoCandidate;
+    bool stop = !ok;
+    for (uint32_t t = lane; t < grid.blocks; t += kWarp) {
+      const ClusterCandidate c = inbox[parity * grid.blocks + t];
+      if (Candidate{c.key, c.vertex}.below(got)) got = Candidate{c.key, c.vertex};
+      stop = stop || c.stop;
+    }
+    got = warp_least(got);
+#if GQ_DEVICE_BUILD
+    stop = __any_sync(kFullWarp, stop);
+#endif
+    return Winner{got, stop, mine};
   }
 };
 
@@ -345,14 +412,13 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     }
   };
   for (uint32_t i = grid.thread; i < count; i += grid.width) keys[i] = lo + i == source ? to_bits(0.0) : kInfBits;
-  grid.block_sync();
+  // This thread's candidates for the slice's least key: the whole slice before the first round
+  // (the source's key is the only finite one), then what each round changed (the header).
+  Candidate mine = kNoCandidate;
+  for (uint32_t i = grid.thread; i < count; i += grid.width)
+    if (lo + i == source) mine = Candidate{keys[i], source};
   for (uint32_t round = 0;; ++round) {
-    // Each warp's least unsettled key of the slice (settled keys carry kSettledBit: never below +inf).
-    Candidate mine = kNoCandidate;
-    for (uint32_t i = grid.thread; i < count; i += grid.width) {
-      const Candidate c{keys[i], lo + i};
-      if (c.below(mine)) mine = c;
-    }
+    // Each warp's least candidate, then (the block barrier) the block's, in the tournament.
     mine = warp_least(mine);
     if (lane == 0) {
       sc->key[warp] = mine.key;
@@ -376,18 +442,28 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     if (best.key >= kInfBits || from_bits(best.key) > limit || best.vertex >= n) break;  // nothing left
     const uint32_t u = best.vertex;
     const double du = from_bits(best.key);
+    const bool owner = u - lo < count;  // this block's slice holds u (u < lo wraps past count)
     if (grid.leader()) ++rounds;
+    // The next round's candidates: another block's u leaves this block's offer standing (thread 0,
+    // of warp 0, holds it); the owner's offer was u, so it rescans (below).
+    mine = !owner && grid.thread == 0 ? won.offered : kNoCandidate;
     const uint32_t first = offsets[u], last = offsets[u + 1];
     // Relax the edges of u that land in this slice; a decrease-key is a shared-memory minimum.
     // A thread loads kRelaxBatch edges before it relaxes any, so their loads are in flight
     // together (the cluster form's 8 blocks take about 1,250 edges each a round at 300 M edges).
-    for (uint32_t e0 = first + grid.thread; e0 < last; e0 += kRelaxBatch * grid.width) {
+    // Every thread makes the first pass, edges or not: the owner's rescan runs under its loads.
+    for (uint32_t e0 = first + grid.thread, pass = 0; pass == 0 || e0 < last; e0 += kRelaxBatch * grid.width, ++pass) {
       int32_t target[kRelaxBatch];
       double weight[kRelaxBatch];
       for (uint32_t j = 0; j < kRelaxBatch; ++j)
         if (e0 + j * grid.width < last) {
           target[j] = s.edges.indices[e0 + j * grid.width];
           weight[j] = s.edges.weights[e0 + j * grid.width];
+        }
+      if (pass == 0 && owner)
+        for (uint32_t i = grid.thread; i < count; i += grid.width) {
+          const Candidate c{keys[i], lo + i};  // settled keys are never below +inf; u is leaving
+          if (lo + i != u && c.below(mine)) mine = c;
         }
       for (uint32_t j = 0; j < kRelaxBatch; ++j) {
         if (e0 + j * grid.width >= last) break;
@@ -401,13 +477,17 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
         // could otherwise land after the settle below and clear the settled bit.
         if (v + lo == u) continue;
         const double nd = du + weight[j];
-        if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) ++improvements;
+        if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) {
+          ++improvements;
+          const Candidate c{to_bits(nd), v + lo};
+          if (c.below(mine)) mine = c;
+        }
       }
     }
     // The owner settles u: no thread of this round touches u's key (its only edges into u are
-    // self-loops, skipped above), so this plain write races with nothing.
-    if (u - lo < count && grid.thread == 0) keys[u - lo] |= kSettledBit;
-    grid.block_sync();
+    // self-loops, skipped above, and the rescan leaves u out), so this plain write races with
+    // nothing; the next round's block barrier publishes it before any thread reads u's key again.
+    if (owner && grid.thread == 0) keys[u - lo] |= kSettledBit;
     lap(2);
   }
   if (profiled)
