@@ -405,12 +405,14 @@ def _finish_run(g: DeviceGraph, algorithm: str, kernel: str, context: str, err, 
 #: pardijkstra-sliced's GPU forms: "cluster" (one cluster of CLUSTER_BLOCKS blocks) where the
 #: slices fit, else "grid" (one block of BLOCK threads per SM).
 SLICED_FORMS = ("auto", "grid", "cluster")
-CLUSTER_BLOCKS = 8      # kClusterBlocks in kernels/slice_dijkstra.cu
-#: The cluster form's kernels by block width. 512 threads won at 1 M and 30 M edges on the seed
-#: DAG (3.30 and 3.80 us a round against 3.57 and 4.04 at 1024), 1024 at 300 M (4.73 against
-#: 5.30): tools/gpu_slice_probe.py, run 42.
-CLUSTER_KERNELS = {512: "sssp_slice_dijkstra_cluster", 1024: "sssp_slice_dijkstra_cluster_wide"}
-SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": CLUSTER_KERNELS[512]}
+CLUSTER_BLOCKS = 8      # the portable cluster size (kernels/slice_dijkstra.cu)
+#: The cluster form's kernels by (blocks, block width). 512 threads won at 1 M and 30 M edges on
+#: the seed DAG (3.30 and 3.80 us a round against 3.57 and 4.04 at 1024), 1024 at 300 M (4.73
+#: against 5.30): tools/gpu_slice_probe.py, run 42. Clusters of 16 blocks are a measuring option
+#: (`_run_sliced(cluster_blocks=16)`): a size over 8 needs the non-portable attribute.
+CLUSTER_KERNELS = {(8, 512): "sssp_slice_dijkstra_cluster", (8, 1024): "sssp_slice_dijkstra_cluster_wide",
+                   (16, 512): "sssp_slice_dijkstra_cluster16", (16, 1024): "sssp_slice_dijkstra_cluster16_wide"}
+SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": CLUSTER_KERNELS[CLUSTER_BLOCKS, 512]}
 
 
 def cluster_width(g: DeviceGraph) -> int:
@@ -429,13 +431,13 @@ def _sliced_limits() -> tuple[int, int]:
     return attrs["MultiProcessorCount"], attrs["MaxSharedMemoryPerBlockOptin"]
 
 
-def sliced_shape(n: int, form: str = "grid") -> tuple[int, int, bool]:
+def sliced_shape(n: int, form: str = "grid", cluster_blocks: int = CLUSTER_BLOCKS) -> tuple[int, int, bool]:
     """(blocks, vertices a block owns, whether a block's offset table fits in its shared memory
     too) of pardijkstra-sliced's `form` on this GPU: the grid's one block per SM, or the
-    cluster's CLUSTER_BLOCKS; each block's slice of keys in its shared memory. Raises when the
+    cluster's `cluster_blocks`; each block's slice of keys in its shared memory. Raises when the
     slice does not fit there."""
     sms, optin = _sliced_limits()
-    blocks = CLUSTER_BLOCKS if form == "cluster" else sms
+    blocks = cluster_blocks if form == "cluster" else sms
     slice_ = max(1, -(-n // blocks))
     room = optin - SLICED_STATIC_SHARED
     if slice_ * 8 > room:
@@ -462,12 +464,13 @@ def sliced_form(n: int) -> str:
 
 
 def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | None, lanes: int,
-                form: str = "auto", width: int | None = None, profile=None):
+                form: str = "auto", width: int | None = None, profile=None, cluster_blocks: int = CLUSTER_BLOCKS):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `form`: SLICED_FORMS. Measuring aids
     (tools/gpu_slice_probe.py): `width`, the cluster form's block width (512 or 1024) instead of
-    cluster_width's choice; `profile`, a CuPy uint64[4] the kernel adds block 0's cycles in scan,
-    tournament and relax, and its slot re-reads, to."""
+    cluster_width's choice; `cluster_blocks`, 16 instead of the cluster's 8 blocks; `profile`, a
+    CuPy uint64[4 x blocks] each block adds its thread 0's cycles in reduce, tournament and relax,
+    and its slot re-reads, to (at 4 x block)."""
     import cupy
 
     n = g.n
@@ -477,11 +480,14 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
         form = sliced_form(n)
     if form == "cluster":
         width = width or cluster_width(g)
-        name = CLUSTER_KERNELS[width]
+        name = CLUSTER_KERNELS[cluster_blocks, width]
     else:
         width, name = BLOCK, SLICED_KERNELS["grid"]
     fn = _module("slice_dijkstra").get_function(name)
-    blocks, slice_, table_in_shared = sliced_shape(n, form)
+    if form == "cluster" and cluster_blocks > 8:
+        cupy.cuda.driver.funcSetAttribute(fn.kernel.ptr,
+                                          cupy.cuda.driver.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
+    blocks, slice_, table_in_shared = sliced_shape(n, form, cluster_blocks)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
         raise GQError(f"{name} uses {static} bytes of static shared memory, more than the "

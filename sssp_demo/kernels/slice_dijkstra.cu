@@ -1,6 +1,6 @@
 // kernels/slice_dijkstra.cu — `pardijkstra-sliced` on the GPU (sssp/slice_dijkstra.h), in
 // two forms: the grid (one block per SM, minima exchanged through slots in device memory) and
-// one thread-block cluster (kClusterBlocks blocks of 512 or 1024 threads, each pushing its minimum
+// one thread-block cluster (8 or 16 blocks of 512 or 1024 threads, each pushing its minimum
 // into every peer's shared memory), for graphs whose slices fit the cluster.
 // Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
 // the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
@@ -85,9 +85,10 @@ extern "C" __global__ void __launch_bounds__(256)
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::SlotTournament{s});
 }
 
-constexpr uint32_t kClusterBlocks = 8;  // the portable cluster size: no launch attribute needed
-
-// The cluster form's body, for a block of any width (two widths are launched: below).
+// The cluster form's body, for a block of any width and a cluster of kClusterBlocks blocks
+// (launched below: 8, the portable size, and 16, which needs the launcher's non-portable
+// attribute).
+template <uint32_t kClusterBlocks>
 __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double limit, uint64_t* dist,
                                             const int32_t* sliced_indices, const double* sliced_weights,
                                             const uint32_t* offsets, uint32_t table_in_shared, uint32_t slice,
@@ -117,13 +118,24 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
       profile, err_words
 
 // 512 threads a block: rounds of up to about 4,000 edges (grid_forms.cluster_width).
-extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(512)
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(512)
     sssp_slice_dijkstra_cluster(SSSP_CLUSTER_PARAMS) {
-  cluster_run(SSSP_CLUSTER_ARGS);
+  cluster_run<8>(SSSP_CLUSTER_ARGS);
 }
 
 // 1024 threads a block: rounds with more edges (the seed DAG at 300 M edges: about 10,000).
-extern "C" __global__ void __cluster_dims__(kClusterBlocks, 1, 1) __launch_bounds__(1024)
+extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(1024)
     sssp_slice_dijkstra_cluster_wide(SSSP_CLUSTER_PARAMS) {
-  cluster_run(SSSP_CLUSTER_ARGS);
+  cluster_run<8>(SSSP_CLUSTER_ARGS);
+}
+
+// The same on 16 blocks (grid_forms.CLUSTER_KERNELS).
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(512)
+    sssp_slice_dijkstra_cluster16(SSSP_CLUSTER_PARAMS) {
+  cluster_run<16>(SSSP_CLUSTER_ARGS);
+}
+
+extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024)
+    sssp_slice_dijkstra_cluster16_wide(SSSP_CLUSTER_PARAMS) {
+  cluster_run<16>(SSSP_CLUSTER_ARGS);
 }

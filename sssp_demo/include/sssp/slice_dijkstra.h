@@ -91,11 +91,11 @@ struct SliceDijkstraState {
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
   uint64_t budget_ns;
-  uint64_t* profile;       // null, or [4]: block 0's time in reduce (the block's least key), tournament, relax;
-                           // slot re-reads (added to)
+  uint64_t* profile;       // null, or [4 blocks]: block b's time in reduce (the block's least key), tournament,
+                           // relax, and its slot re-reads, at 4 b (its thread 0's clock; added to)
 };
 
-// Where block 0's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
+// Where each block's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
 GQ_HD GQ_INLINE uint64_t slice_clock() {
 #if GQ_DEVICE_BUILD
   return (uint64_t)clock64();
@@ -402,7 +402,7 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
   const uint32_t lane = grid.thread % kWarp, warp = grid.thread / kWarp;
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0;
-  const bool profiled = s.profile && grid.leader();
+  const bool profiled = s.profile && grid.thread == 0;
   uint64_t spent[4] = {0, 0, 0, 0}, mark = profiled ? slice_clock() : 0;
   auto lap = [&](uint32_t part) {
     if (profiled) {
@@ -491,7 +491,7 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     lap(2);
   }
   if (profiled)
-    for (uint32_t i = 0; i < 4; ++i) gq::fetch_add<gq::mo::relaxed>(s.profile + i, spent[i]);
+    for (uint32_t i = 0; i < 4; ++i) gq::fetch_add<gq::mo::relaxed>(s.profile + 4 * grid.block + i, spent[i]);
   for (uint32_t i = grid.thread; i < count; i += grid.width) {
     const uint64_t k = keys[i];
     gq::store<gq::mo::relaxed>(s.dist + lo + i, (k & kSettledBit) ? k & ~kSettledBit : kInfBits);
