@@ -450,6 +450,8 @@ def sliced_shape(n: int, form: str = "grid", cluster_blocks: int = CLUSTER_BLOCK
 #: Static shared memory of the sliced kernels besides their dynamic part (SliceScratch, the grid's
 #: verdict word, the cluster's two offers, rounded up); the launcher checks the compiled figure.
 SLICED_STATIC_SHARED = 2048
+#: sssp::kProfileWords: a block's words of pardijkstra-sliced's profile
+SLICED_PROFILE_WORDS = 6
 #: sssp::kSlotWords: words of one published slot (a 128-byte line of its own)
 SLICED_SLOT_WORDS = 16
 
@@ -469,8 +471,9 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
     persistent kernel, then the predecessor passes. `form`: SLICED_FORMS. Measuring aids
     (tools/gpu_slice_probe.py): `width`, the cluster form's block width (512 or 1024) instead of
     cluster_width's choice; `cluster_blocks`, 16 instead of the cluster's 8 blocks; `profile`, a
-    CuPy uint64[4 x blocks] each block adds its thread 0's cycles in reduce, tournament and relax,
-    and its slot re-reads, to (at 4 x block)."""
+    CuPy uint64[SLICED_PROFILE_WORDS x blocks] each block adds its thread 0's cycles in reduce,
+    tournament and relax, its slot re-reads, and its cycles in relax and count of the rounds whose
+    minimum it owned, to."""
     import cupy
 
     n = g.n
@@ -485,8 +488,8 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
         width, name = BLOCK, SLICED_KERNELS["grid"]
     fn = _module("slice_dijkstra").get_function(name)
     if form == "cluster" and cluster_blocks > 8:
-        cupy.cuda.driver.funcSetAttribute(fn.kernel.ptr,
-                                          cupy.cuda.driver.CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1)
+        # CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (cuda.h), which CuPy does not name
+        cupy.cuda.driver.funcSetAttribute(fn.kernel.ptr, 14, 1)
     blocks, slice_, table_in_shared = sliced_shape(n, form, cluster_blocks)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:

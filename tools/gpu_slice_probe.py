@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from sssp_demo import generators
-from sssp_demo.grid_forms import DeviceGraph, _run_sliced, advance_shape, sliced_shape
+from sssp_demo.grid_forms import SLICED_PROFILE_WORDS, DeviceGraph, _run_sliced, advance_shape, sliced_shape
 from sssp_demo.sssp import as_csr
 
 # name: (form, threads a block, or None for the form's own choice, blocks of a cluster)
@@ -52,7 +52,7 @@ def main() -> int:
         for name, (form, width, cluster) in VARIANTS.items():
             seconds, exact = [], True
             blocks = sliced_shape(N, form, cluster)[0]
-            profile = cupy.zeros(4 * blocks, cupy.uint64)
+            profile = cupy.zeros(SLICED_PROFILE_WORDS * blocks, cupy.uint64)
             try:
                 for i in range(6):
                     profile.fill(0)
@@ -68,17 +68,22 @@ def main() -> int:
             except Exception as e:  # a cluster of 16 the GPU cannot place, say: the other variants still run
                 print(f"{m:>12,d} {name:16s} failed: {type(e).__name__}: {e}")
                 continue
-            p = profile.get().astype(float).reshape(blocks, 4)
+            p = profile.get().astype(float).reshape(blocks, SLICED_PROFILE_WORDS)
             rounds = stats["rounds"]
             total = p[0, :3].sum()
             med = statistics.median(seconds)
             # The busiest block waits least in the tournament: its own reduce and relax are the round's path.
             b = int(np.argmin(p[:, 1]))
             us = p[b, :3] / rounds / clock_khz * 1e3
+            # Relax in the rounds a block owned u (its rescan) against the others, over all blocks.
+            owned = p[:, 5].sum()
+            own_us = p[:, 4].sum() / max(owned, 1) / clock_khz * 1e3
+            other_us = (p[:, 2].sum() - p[:, 4].sum()) / max(rounds * blocks - owned, 1) / clock_khz * 1e3
             print(f"{m:>12,d} {name:16s} {med * 1e3:8.2f} {med / rounds * 1e6:9.2f} "
                   f"{p[0, 0] / total:6.1%} {p[0, 1] / total:6.1%} {p[0, 2] / total:6.1%} {p[0, 3] / rounds:13.2f}  {exact}"
                   f"   (block 0: {total / rounds / clock_khz * 1e3:.2f} us/round; busiest, block {b}: reduce "
-                  f"{us[0]:.2f}, tournament {us[1]:.2f}, relax {us[2]:.2f} us)")
+                  f"{us[0]:.2f}, tournament {us[1]:.2f}, relax {us[2]:.2f} us; relax as u's owner {own_us:.2f}, "
+                  f"else {other_us:.2f} us)")
         del dg
         cupy.get_default_memory_pool().free_all_blocks()
     return 0

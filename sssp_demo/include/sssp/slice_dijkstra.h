@@ -91,9 +91,12 @@ struct SliceDijkstraState {
   uint64_t* stats;         // rounds, relaxations, decrease-keys, decrease-keys (added to)
   uint32_t slice;          // S: vertices a block owns
   uint64_t budget_ns;
-  uint64_t* profile;       // null, or [4 blocks]: block b's time in reduce (the block's least key), tournament,
-                           // relax, and its slot re-reads, at 4 b (its thread 0's clock; added to)
+  uint64_t* profile;       // null, or [kProfileWords blocks]: block b's time in reduce (the block's least key),
+                           // tournament, relax, its slot re-reads, then its time in relax and its count of
+                           // the rounds whose u it owned, at kProfileWords b (its thread 0's clock; added to)
 };
+
+constexpr uint32_t kProfileWords = 6;  // a block's words of SliceDijkstraState::profile
 
 // Where each block's rounds go, for tools/gpu_slice_probe.py: SM cycles on the GPU, ns on the CPU.
 GQ_HD GQ_INLINE uint64_t slice_clock() {
@@ -403,7 +406,7 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
   const uint64_t started = grid.leader() ? grid.now_ns() : 0;
   uint64_t relaxations = 0, improvements = 0, rounds = 0;
   const bool profiled = s.profile && grid.thread == 0;
-  uint64_t spent[4] = {0, 0, 0, 0}, mark = profiled ? slice_clock() : 0;
+  uint64_t spent[kProfileWords] = {}, mark = profiled ? slice_clock() : 0;
   auto lap = [&](uint32_t part) {
     if (profiled) {
       const uint64_t now = slice_clock();
@@ -488,10 +491,15 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     // self-loops, skipped above, and the rescan leaves u out), so this plain write races with
     // nothing; the next round's block barrier publishes it before any thread reads u's key again.
     if (owner && grid.thread == 0) keys[u - lo] |= kSettledBit;
+    if (profiled && owner) {
+      spent[4] += slice_clock() - mark;
+      ++spent[5];
+    }
     lap(2);
   }
   if (profiled)
-    for (uint32_t i = 0; i < 4; ++i) gq::fetch_add<gq::mo::relaxed>(s.profile + 4 * grid.block + i, spent[i]);
+    for (uint32_t i = 0; i < kProfileWords; ++i)
+      gq::fetch_add<gq::mo::relaxed>(s.profile + kProfileWords * grid.block + i, spent[i]);
   for (uint32_t i = grid.thread; i < count; i += grid.width) {
     const uint64_t k = keys[i];
     gq::store<gq::mo::relaxed>(s.dist + lo + i, (k & kSettledBit) ? k & ~kSettledBit : kInfBits);
