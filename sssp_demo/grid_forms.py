@@ -308,8 +308,9 @@ def kernel_shape(algorithm: str) -> dict:
     pardijkstra-sliced, its cluster form, which graphs of up to about 230,000 vertices take)."""
     stem, name = KERNELS[algorithm]
     if stem == "slice_dijkstra":
-        name = SLICED_KERNELS["cluster"]
-        blocks, width = CLUSTER_BLOCKS, 512
+        blocks = PORTABLE_CLUSTER_BLOCKS if _large_cluster_ok[0] is False else CLUSTER_BLOCKS
+        width = 512
+        name = CLUSTER_KERNELS[blocks, width]
     else:
         width = block_width(algorithm)
         blocks = _blocks(stem, name, width)
@@ -402,24 +403,34 @@ def _finish_run(g: DeviceGraph, algorithm: str, kernel: str, context: str, err, 
     return dist.view(cupy.float64), pred, dict(zip(names, (int(x) for x in stats.get())))
 
 
-#: pardijkstra-sliced's GPU forms: "cluster" (one cluster of CLUSTER_BLOCKS blocks) where the
-#: slices fit, else "grid" (one block of BLOCK threads per SM).
+#: pardijkstra-sliced's GPU forms: "cluster" (one thread-block cluster) where the slices of the
+#: portable cluster (PORTABLE_CLUSTER_BLOCKS) fit, else "grid" (one block of BLOCK threads per SM).
 SLICED_FORMS = ("auto", "grid", "cluster")
-CLUSTER_BLOCKS = 8      # the portable cluster size (kernels/slice_dijkstra.cu)
-#: The cluster form's kernels by (blocks, block width). 512 threads won at 1 M and 30 M edges on
-#: the seed DAG (3.30 and 3.80 us a round against 3.57 and 4.04 at 1024), 1024 at 300 M (4.73
-#: against 5.30): tools/gpu_slice_probe.py, run 42. Clusters of 16 blocks are a measuring option
-#: (`_run_sliced(cluster_blocks=16)`): a size over 8 needs the non-portable attribute.
+#: Blocks of the cluster form: 16, a size over the portable 8 that needs the non-portable
+#: attribute (the H200 places it), and 8 where a GPU cannot launch 16. At 16 the seed DAG takes
+#: 1.97 against 2.39 us a round at 1 M edges, 2.72 against 3.34 at 300 M (run 89).
+CLUSTER_BLOCKS = 16
+PORTABLE_CLUSTER_BLOCKS = 8
+#: The cluster form's kernels by (blocks, block width) (kernels/slice_dijkstra.cu).
 CLUSTER_KERNELS = {(8, 512): "sssp_slice_dijkstra_cluster", (8, 1024): "sssp_slice_dijkstra_cluster_wide",
                    (16, 512): "sssp_slice_dijkstra_cluster16", (16, 1024): "sssp_slice_dijkstra_cluster16_wide"}
 SLICED_KERNELS = {"grid": "sssp_slice_dijkstra_grid", "cluster": CLUSTER_KERNELS[CLUSTER_BLOCKS, 512]}
 
 
-def cluster_width(g: DeviceGraph) -> int:
-    """Threads a cluster block: 1024 once an average round gives each block more edges than 512
-    threads load in one pass (the relaxation's loads then need fewer passes), else 512."""
-    per_block = g.m / max(g.n, 1) / CLUSTER_BLOCKS
+def cluster_width(g: DeviceGraph, blocks: int = CLUSTER_BLOCKS) -> int:
+    """Threads a cluster block. On 16 blocks 512 (it beat 1024 at 1 M and at 300 M edges on the
+    seed DAG: 1.97 against 2.36 and 2.72 against 2.89 us a round, run 89). On 8, 1024 once an
+    average round gives each block more edges than 512 threads load in one pass, else 512 (run
+    42: 512 won at 1 M and 30 M edges, 3.30 and 3.80 us a round against 3.57 and 4.04; 1024 at 300
+    M, 4.73 against 5.30)."""
+    if blocks > PORTABLE_CLUSTER_BLOCKS:
+        return 512
+    per_block = g.m / max(g.n, 1) / blocks
     return 1024 if per_block > 512 else 512
+
+
+#: Whether this process's GPU launched (None: not tried yet) a cluster of CLUSTER_BLOCKS.
+_large_cluster_ok: list[bool | None] = [None]
 
 
 @cache
@@ -457,37 +468,59 @@ SLICED_SLOT_WORDS = 16
 
 
 def sliced_form(n: int) -> str:
-    """The form "auto" picks: the cluster where its slices (n / CLUSTER_BLOCKS keys a block) fit."""
+    """The form "auto" picks: the cluster where the portable cluster's slices (n /
+    PORTABLE_CLUSTER_BLOCKS keys a block) fit: about 230,000 vertices on an H200. (Larger slices
+    would fit 16 blocks, but a round's rescan of the winner's slice grows with them.)"""
     try:
-        sliced_shape(n, form="cluster")
+        sliced_shape(n, form="cluster", cluster_blocks=PORTABLE_CLUSTER_BLOCKS)
     except OutOfReach:
         return "grid"
     return "cluster"
 
 
 def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | None, lanes: int,
-                form: str = "auto", width: int | None = None, profile=None, cluster_blocks: int = CLUSTER_BLOCKS):
+                form: str = "auto", width: int | None = None, profile=None, cluster_blocks: int | None = None):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `form`: SLICED_FORMS. Measuring aids
     (tools/gpu_slice_probe.py): `width`, the cluster form's block width (512 or 1024) instead of
-    cluster_width's choice; `cluster_blocks`, 16 instead of the cluster's 8 blocks; `profile`, a
+    cluster_width's choice; `cluster_blocks`, the cluster's blocks (8 or 16) instead of
+    CLUSTER_BLOCKS with its fallback to PORTABLE_CLUSTER_BLOCKS; `profile`, a
     CuPy uint64[SLICED_PROFILE_WORDS x blocks] each block adds its thread 0's cycles in reduce,
     tournament and relax, its slot re-reads, and its cycles in relax and count of the rounds whose
     minimum it owned, to."""
-    import cupy
-
-    n = g.n
     if form not in SLICED_FORMS:
         raise GQError(f"sliced form: {form!r}; allowed: {', '.join(SLICED_FORMS)}")
     if form == "auto":
-        form = sliced_form(n)
+        form = sliced_form(g.n)
+    if form == "grid" or cluster_blocks is not None:
+        return _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, cluster_blocks)
+    if _large_cluster_ok[0] is not False:
+        try:
+            result = _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, CLUSTER_BLOCKS)
+            _large_cluster_ok[0] = True
+            return result
+        except _Unplaceable:
+            _large_cluster_ok[0] = False  # this GPU cannot place CLUSTER_BLOCKS blocks: the portable size
+    return _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, PORTABLE_CLUSTER_BLOCKS)
+
+
+class _Unplaceable(Exception):
+    """A cluster over the portable size that this GPU refused to launch."""
+
+
+def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | None, lanes: int, form: str,
+                   width: int | None, profile, cluster_blocks: int | None):
+    """_run_sliced's launch of one form ("grid" or "cluster" of `cluster_blocks` blocks)."""
+    import cupy
+
+    n = g.n
     if form == "cluster":
-        width = width or cluster_width(g)
+        width = width or cluster_width(g, cluster_blocks)
         name = CLUSTER_KERNELS[cluster_blocks, width]
     else:
-        width, name = BLOCK, SLICED_KERNELS["grid"]
+        width, name, cluster_blocks = BLOCK, SLICED_KERNELS["grid"], CLUSTER_BLOCKS
     fn = _module("slice_dijkstra").get_function(name)
-    if form == "cluster" and cluster_blocks > 8:
+    if form == "cluster" and cluster_blocks > PORTABLE_CLUSTER_BLOCKS:
         # CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (cuda.h), which CuPy does not name
         cupy.cuda.driver.funcSetAttribute(fn.kernel.ptr, 14, 1)
     blocks, slice_, table_in_shared = sliced_shape(n, form, cluster_blocks)
@@ -511,7 +544,12 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
     head = (np.uint32(n), np.uint32(source), np.float64(limit), dist, indices, weights, offsets,
             np.uint32(table_in_shared))
     tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err)
-    fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail), shared_mem=dynamic)
+    try:
+        fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail), shared_mem=dynamic)
+    except cupy.cuda.driver.CUDADriverError as e:
+        if form == "cluster" and cluster_blocks > PORTABLE_CLUSTER_BLOCKS and not _large_cluster_ok[0]:
+            raise _Unplaceable(str(e)) from e
+        raise
     return _finish_run(g, "pardijkstra-sliced", name,
                        f"{n} vertices, {g.m} edges, source {source}, {blocks} blocks x {width}, slice {slice_}",
                        err, ctl, stats, dist, source, lanes, budget_s)

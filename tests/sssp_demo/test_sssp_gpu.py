@@ -320,20 +320,22 @@ def test_time_budget_stops_the_kernel():
     assert np.array_equal(dist.get(), np.arange(n, dtype=float))
 
 
-@pytest.mark.parametrize("form", ["grid", "cluster"])
-def test_sliced_forms(form):
-    """pardijkstra-sliced's two GPU forms, each forced: rows in any order (its layout groups edges
-    by slice, not by row order), a limit, the seed DAG's closed form, the offset table in device
-    memory where it does not fit in shared memory, and a budget stop that every block takes in
-    the same round."""
+@pytest.mark.parametrize("form,cluster_blocks", [("grid", None), ("cluster", None), ("cluster", 8)])
+def test_sliced_forms(form, cluster_blocks):
+    """pardijkstra-sliced's two GPU forms, each forced, the cluster at its default size (16 blocks
+    on an H200) and at the portable 8: rows in any order (its layout groups edges by slice, not by
+    row order), a limit, the seed DAG's closed form, the offset table in device memory where it
+    does not fit in shared memory, and a budget stop that every block takes in the same round."""
     import scipy.sparse as sp
     from test_grid_forms import shuffled_rows
 
-    from sssp_demo.grid_forms import _run_sliced, sliced_shape
+    from sssp_demo.grid_forms import CLUSTER_BLOCKS, _run_sliced, sliced_shape
+
+    blocks = cluster_blocks or CLUSTER_BLOCKS
 
     def run(g, source=0, limit=np.inf, budget_s=None):
         dg = DeviceGraph.upload(*as_csr(g))
-        dist, pred, stats = _run_sliced(dg, source, limit, budget_s, 1, form=form)
+        dist, pred, stats = _run_sliced(dg, source, limit, budget_s, 1, form=form, cluster_blocks=cluster_blocks)
         return dist.get(), pred.get(), stats
 
     g = shuffled_rows(random_graph(8, 3000, 60_000, zero_frac=0.2), 8)
@@ -349,11 +351,11 @@ def test_sliced_forms(form):
     with pytest.raises(OverBudget):
         run(dag, budget_s=1e-5)
     big = 200_000  # its offset table (n + 1 words a block) no longer fits beside the slice
-    assert not sliced_shape(big, form=form)[2]
+    assert not sliced_shape(big, form, blocks)[2]
     chain = sp.csr_matrix((np.ones(big - 1), np.arange(1, big), np.r_[np.arange(big), big - 1]), shape=(big, big))
     dist, _, stats = run(chain)
     assert np.array_equal(dist, np.arange(big, dtype=float)) and stats["rounds"] == big
-    print(f"\n[sssp-gpu] sliced {form}: {sliced_shape(big, form=form)[0]} blocks, all cases exact", flush=True)
+    print(f"\n[sssp-gpu] sliced {form}: {sliced_shape(big, form, blocks)[0]} blocks, all cases exact", flush=True)
 
 
 def test_sliced_refuses_what_does_not_fit():
