@@ -1,6 +1,7 @@
 """Where a round of pardijkstra-sliced goes, on one GPU (a measuring aid for issue 4):
 
     python3 tools/gpu_slice_probe.py [EDGES ...]        (default: 1000000 30000000)
+    GQ_SLICE_VARIANTS="cluster16 x512,grid" python3 tools/gpu_slice_probe.py ...   (only those)
 
 For each seed DAG (n = 30,000) and each variant in VARIANTS (the grid form, and the cluster form
 at both of its block widths, of 8 and of 16 blocks), runs pardijkstra-sliced with every block's
@@ -15,6 +16,7 @@ is named with its own split in microseconds a round.
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 from pathlib import Path
@@ -41,6 +43,7 @@ def main() -> int:
     import cupy
 
     edges = [int(a) for a in sys.argv[1:]] or [1_000_000, 30_000_000]
+    picked = [v for v in os.environ.get("GQ_SLICE_VARIANTS", "").split(",") if v]  # e.g. "cluster16 x512"
     clock_khz = cupy.cuda.Device().attributes["ClockRate"]
     print(f"{cupy.cuda.runtime.getDeviceProperties(0)['name'].decode()}, SM clock {clock_khz / 1e6:.2f} GHz (attribute)")
     print(f"{'edges':>12s} {'variant':16s} {'ms':>8s} {'us/round':>9s} {'reduce':>6s} {'tourn':>6s} {'relax':>6s} "
@@ -50,6 +53,8 @@ def main() -> int:
         lanes, _ = advance_shape(dg.mean_degree)
         want = np.arange(N, dtype=np.float64)
         for name, (form, width, cluster) in VARIANTS.items():
+            if picked and name not in picked:
+                continue
             seconds, exact = [], True
             blocks = sliced_shape(N, form, cluster)[0]
             profile = cupy.zeros(SLICED_PROFILE_WORDS * blocks, cupy.uint64)
