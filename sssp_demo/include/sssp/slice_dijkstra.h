@@ -41,9 +41,10 @@
 // distances once, at the end.
 //
 // The slice must fit the block's shared memory (the launcher checks: about 28,000 vertices a
-// block on an H200, so graphs up to about 230,000 vertices as a cluster of 8 and 3.8 M as a grid
-// of 132). On the CPU build a block is one std::thread, its "warp" that thread, its slice and
-// table live in ordinary memory, and the cluster's barrier is the grid barrier.
+// block on an H200, so graphs up to about 230,000 vertices as a cluster (the launcher's limit is
+// the portable 8 blocks' room; it runs 16) and 3.8 M as a grid of 132). On the CPU build a block
+// is one std::thread, its "warp" that thread, its slice and table live in ordinary memory, and
+// the grid barrier stands in for the cluster's mbarriers.
 #pragma once
 #include "advance.h"
 
@@ -453,7 +454,8 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     const uint32_t first = offsets[u], last = offsets[u + 1];
     // Relax the edges of u that land in this slice; a decrease-key is a shared-memory minimum.
     // A thread loads kRelaxBatch edges before it relaxes any, so their loads are in flight
-    // together (the cluster form's 8 blocks take about 1,250 edges each a round at 300 M edges).
+    // together (at 300 M edges on the seed DAG each of the cluster's 16 blocks above u takes about
+    // 1,250 edges a round: kRelaxBatch 2 or 8 was slower than 4, run 91).
     // Every thread makes the first pass, edges or not: the owner's rescan runs under its loads.
     for (uint32_t e0 = first + grid.thread, pass = 0; pass == 0 || e0 < last; e0 += kRelaxBatch * grid.width, ++pass) {
       int32_t target[kRelaxBatch];
