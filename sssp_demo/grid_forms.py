@@ -459,7 +459,8 @@ def sliced_shape(n: int, form: str = "grid", cluster_blocks: int = CLUSTER_BLOCK
 
 
 #: Static shared memory of the sliced kernels besides their dynamic part (SliceScratch, the grid's
-#: verdict word, the cluster's two offers, rounded up); the launcher checks the compiled figure.
+#: verdict word, the cluster's inbox of offers and its two mbarriers, rounded up); the launcher
+#: checks the compiled figure.
 SLICED_STATIC_SHARED = 2048
 #: sssp::kProfileWords: a block's words of pardijkstra-sliced's profile
 SLICED_PROFILE_WORDS = 6
@@ -518,12 +519,12 @@ def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | 
         width = width or cluster_width(g, cluster_blocks)
         name = CLUSTER_KERNELS[cluster_blocks, width]
     else:
-        width, name, cluster_blocks = BLOCK, SLICED_KERNELS["grid"], CLUSTER_BLOCKS
+        width, name = BLOCK, SLICED_KERNELS["grid"]
     fn = _module("slice_dijkstra").get_function(name)
     if form == "cluster" and cluster_blocks > PORTABLE_CLUSTER_BLOCKS:
         # CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED (cuda.h), which CuPy does not name
         cupy.cuda.driver.funcSetAttribute(fn.kernel.ptr, 14, 1)
-    blocks, slice_, table_in_shared = sliced_shape(n, form, cluster_blocks)
+    blocks, slice_, table_in_shared = sliced_shape(n, form, cluster_blocks or CLUSTER_BLOCKS)
     static = int(fn.attributes["shared_size_bytes"])
     if static > SLICED_STATIC_SHARED:
         raise GQError(f"{name} uses {static} bytes of static shared memory, more than the "

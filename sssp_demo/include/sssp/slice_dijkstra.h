@@ -254,10 +254,11 @@ struct SlotTournament {
 // The blocks of one thread-block cluster (sm_90), each pushing its offer into every block's
 // inbox in shared memory (st.async to distributed shared memory). A push carries its bytes to
 // the receiver's mbarrier of the round's parity (complete_tx); the receiver expects one offer a
-// block (expect_tx) and its threads wait for the phase to complete. So a round costs one remote
-// write's latency, where a cluster barrier (every thread of every block) followed by remote reads
-// of each peer's offer cost a barrier and a read's round trip (run 84: the tournament was about
-// two thirds of a 2.5 us round at 1 M edges). On the CPU build the blocks are the grid's threads,
+// block (expect_tx) and its threads wait for the phase to complete. So an exchange costs one
+// remote write's latency, where a cluster barrier (every thread of every block) followed by
+// remote reads of each peer's offer cost a barrier and a read's round trip: 0.34 against 0.57 us
+// a round with nothing else to do (tools/gpu_cluster_exchange_probe.py, run 87; plain remote
+// stores polled for a round stamp took 0.69). On the CPU build the blocks are the grid's threads,
 // a push is a plain store into the peer's inbox, and the grid barrier stands in for the mbarrier.
 
 struct ClusterCandidate {
