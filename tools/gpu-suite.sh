@@ -23,12 +23,13 @@
 #   slow-path   the wait-free queues' forced slow path (patience 0, help delay 1) and default counters
 #   sssp-rounds parDijkstra's us per round on the seed DAG (1 M, 10 M edges), then the sssp GPU tests
 #   sssp-probe  parDijkstra on the seed DAG at 1 M and 10 M edges (time per round)
-#   slice-probe where a round of pardijkstra-sliced goes, both forms (tools/gpu_slice_probe.py, 1 M and 30 M edges)
+#   slice-probe where a round of pardijkstra-sliced goes, both forms (tools/gpu_slice_probe.py, 1 M and 30 M edges),
+#               then a cluster's exchange of offers alone by mechanism (tools/gpu_cluster_exchange_probe.py)
 #   round-probe what a Near-Far / Bellman-Ford round costs against its width, with and without local rounds
 #               (tools/gpu_round_probe.py: a chain, open strips, mazes)
 #   bfs         the BFS GPU tests, then tools/gpu_bfs_bench.py (runs 60-61: about 2.5 min together)
 #   barrier-probe the grid barrier's GPU tests, then what one barrier costs by block width and blocks
-#               an SM (tools/gpu_barrier_probe.py)
+#               an SM (tools/gpu_barrier_probe.py), and CUDA's grid.sync() the same way (tools/gpu_grid_sync_probe.py)
 #   queue-tests every queue GPU test (histories checked on the device, FIFO on >1e8 tokens)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -165,7 +166,8 @@ if want sssp-probe; then
     --vertices 30000 --edges $m --algorithm pardijkstra --backend cuda; done'
 fi
 if want slice-probe; then
-  stage slice-probe 120 python3 tools/gpu_slice_probe.py 1000000 30000000
+  stage slice-probe 180 python3 tools/gpu_slice_probe.py 1000000 30000000
+  stage exchange-probe 60 python3 tools/gpu_cluster_exchange_probe.py
 fi
 if want round-probe; then
   stage round-probe 150 python3 tools/gpu_round_probe.py
@@ -173,9 +175,10 @@ fi
 if want barrier-probe; then
   stage barrier-tests 60 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo/test_grid_barrier.py
   stage barrier-probe 90 python3 tools/gpu_barrier_probe.py
+  stage grid-sync-probe 60 python3 tools/gpu_grid_sync_probe.py
 fi
 if want sssp; then
-  stage sssp-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
+  stage sssp-tests 300 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo
   stage sssp-bench 420 python3 tools/gpu_sssp_bench.py "$OUT"
 fi
 if want queue-tests; then
