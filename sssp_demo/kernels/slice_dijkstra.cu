@@ -117,25 +117,15 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   n, source, limit, dist, sliced_indices, sliced_weights, offsets, table_in_shared, slice, stats, ctl, budget_ns, \
       profile, err_words
 
-// 512 threads a block: rounds of up to about 4,000 edges (grid_forms.cluster_width).
-extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(512)
-    sssp_slice_dijkstra_cluster(SSSP_CLUSTER_PARAMS) {
-  cluster_run<8>(SSSP_CLUSTER_ARGS);
-}
-
-// 1024 threads a block: rounds with more edges (the seed DAG at 300 M edges: about 10,000).
-extern "C" __global__ void __cluster_dims__(8, 1, 1) __launch_bounds__(1024)
-    sssp_slice_dijkstra_cluster_wide(SSSP_CLUSTER_PARAMS) {
-  cluster_run<8>(SSSP_CLUSTER_ARGS);
-}
-
-// The same on 16 blocks (grid_forms.CLUSTER_KERNELS).
-extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(512)
-    sssp_slice_dijkstra_cluster16(SSSP_CLUSTER_PARAMS) {
-  cluster_run<16>(SSSP_CLUSTER_ARGS);
-}
-
-extern "C" __global__ void __cluster_dims__(16, 1, 1) __launch_bounds__(1024)
-    sssp_slice_dijkstra_cluster16_wide(SSSP_CLUSTER_PARAMS) {
-  cluster_run<16>(SSSP_CLUSTER_ARGS);
-}
+// One kernel per (blocks of the cluster, threads a block), named as grid_forms.CLUSTER_KERNELS
+// names them: 512 threads for rounds of up to about 4,000 edges, 1024 for more (the seed DAG at
+// 300 M edges: about 10,000); see grid_forms.cluster_width.
+#define SSSP_CLUSTER_KERNEL(name, blocks, threads)                                                 \
+  extern "C" __global__ void __cluster_dims__(blocks, 1, 1) __launch_bounds__(threads)              \
+      name(SSSP_CLUSTER_PARAMS) {                                                                   \
+    cluster_run<blocks>(SSSP_CLUSTER_ARGS);                                                         \
+  }
+SSSP_CLUSTER_KERNEL(sssp_slice_dijkstra_cluster, 8, 512)
+SSSP_CLUSTER_KERNEL(sssp_slice_dijkstra_cluster_wide, 8, 1024)
+SSSP_CLUSTER_KERNEL(sssp_slice_dijkstra_cluster16, 16, 512)
+SSSP_CLUSTER_KERNEL(sssp_slice_dijkstra_cluster16_wide, 16, 1024)
