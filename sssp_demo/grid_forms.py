@@ -12,8 +12,8 @@ relaxes, block 0 runs parBucketHeap with block-parallel Merge/Select/splits,
 include/sssp/block_bucket_heap.h; one block for all levels: the seed's block per level,
 include/sssp/level_bucket_heap.h, runs heap programs only so far).
 pardijkstra-sliced (kernels/slice_dijkstra.cu, include/sssp/slice_dijkstra.h) has no software
-grid barrier: one thread-block cluster meeting at its hardware barrier where its slices fit, else
-one block per SM meeting at round-stamped slots.
+grid barrier: one thread-block cluster whose blocks push their minima into each other's shared
+memory where its slices fit, else one block per SM meeting at round-stamped slots.
 
 `run_cuda` takes a `DeviceGraph` (the CSR uploaded once, so benchmarks time the algorithm, not
 the copy) and returns CuPy arrays; `run_cpu_grid` runs the same headers on std::threads (one
@@ -631,9 +631,6 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK, per_level
     return [(int(k), float(v)) if ok else None for k, v, ok in zip(keys, prios, oks)]
 
 
-# ------------------------------------------------------------------------------------------ CPU
-
-
 #: The grid barrier probe's "no stop" (sssp::BarrierProbe::stop_after).
 NO_STOP = 0xFFFFFFFF
 
@@ -666,6 +663,9 @@ def barrier_probe_cuda(blocks_per_sm: int, width: int, rounds: int, stop_after: 
     end.synchronize()
     raise_if_flagged(err.get(), "sssp_grid_barrier_probe[cuda]", f"{blocks} blocks x {width}, {rounds} rounds")
     return passed.get(), (counts.get() if tally else None), cupy.cuda.get_elapsed_time(start, end) / 1e3
+
+
+# ------------------------------------------------------------------------------------------ CPU
 
 
 def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, limit: float = np.inf,

@@ -2,10 +2,10 @@
 
     python3 tools/gpu_barrier_probe.py [ROUNDS]        (default 20000)
 
-The barrier of the grid forms (sssp/grid.h: one 64-bit word, the generation waited on) alone,
-through kernels/grid_barrier.cu with no work between barriers, for each block width and number of
-blocks an SM that fits (every block resident): the median of 3 timed runs after a warm-up, in
-microseconds a barrier. Near-Far and Bellman-Ford launch one block of 512 an SM, the BFS two of
+The barrier of the grid forms (sssp/grid.h: one 64-bit arrival counter whose bit 31 each barrier
+flips) alone, through kernels/grid_barrier.cu with no work between barriers, for each block width
+and number of blocks an SM that fits (every block resident): the median of 3 timed runs after a
+warm-up, in microseconds a barrier. Near-Far and Bellman-Ford launch one block of 512 an SM, the BFS two of
 256, parDijkstra's grid form four of 256.
 """
 

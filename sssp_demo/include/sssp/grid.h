@@ -48,7 +48,7 @@ constexpr uint32_t kBarFlip = 1u << 31;  // the counter's bit that each barrier 
 // Stop at the barrier that flips kBarFlip to p: bit kBarStopShift + p of the word (the carries
 // below would need 2^31 barriers to reach them).
 constexpr uint32_t kBarStopShift = 62;
-// Polls of the generation between two checks of the error flag and the budget (each poll is a
+// Polls of the barrier word between two checks of the error flag and the budget (each poll is a
 // device-memory round trip already; a wait here is usually on the critical path).
 constexpr uint32_t kBarPollBurst = 8;
 // Polls at the start of a wait with no sleep between them (grid.h's sync()).
