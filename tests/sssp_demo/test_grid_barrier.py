@@ -6,9 +6,8 @@ the next one: all leave together (the budget stops of the GPU kernels go this wa
 import numpy as np
 import pytest
 
+from sssp_demo.grid_forms import NO_STOP
 from sssp_demo.sssp import _library
-
-NO_STOP = 0xFFFFFFFF
 
 
 def probe(threads: int, rounds: int, stop_after: int = NO_STOP):
