@@ -194,10 +194,11 @@ class DeviceGraph:
     def sliced_edges(self, blocks: int, slice_: int) -> tuple:
         """pardijkstra-sliced's layout (sssp/slice_dijkstra.h, SlicedEdges): the edges
         grouped by the block that owns their target, then by source, and the offset table, (n + 1)
-        entries a block. Made the first time a graph runs with this shape, and kept, like the
-        upload: (indices, weights, offsets, seconds it took). Rows sorted by target (the
-        generators' graphs, canonical scipy matrices) take two passes and a prefix sum
-        (kernels/slice_dijkstra.cu); others a device sort."""
+        entries a block; and the follower's table (SliceDijkstraState::light: each vertex's least
+        target over its edges of the least weight). Made the first time a graph runs with this
+        shape, and kept, like the upload: (indices, weights, offsets, light, seconds it took). Rows
+        sorted by target (the generators' graphs, canonical scipy matrices) take two passes and a
+        prefix sum (kernels/slice_dijkstra.cu); others a device sort."""
         import cupy
 
         key = (blocks, slice_)
@@ -209,9 +210,13 @@ class DeviceGraph:
             start.record()
             layout = self._sliced_by_rows(blocks, slice_) if self._rows_by_target() else \
                 self._sliced_by_sort(blocks, slice_)
+            light = cupy.empty(self.n, cupy.uint32)
+            _module("slice_dijkstra").get_function("sssp_light_successors")(
+                (min(-(-self.n * 32 // BLOCK), 65535 * 8),), (BLOCK,),
+                (self.indptr, self.indices, self.weights, np.uint32(self.n), np.float64(self.w_min), light))
             end.record()
             end.synchronize()
-            self.sliced[key] = (*layout, cupy.cuda.get_elapsed_time(start, end) / 1e3)
+            self.sliced[key] = (*layout, light, cupy.cuda.get_elapsed_time(start, end) / 1e3)
         return self.sliced[key]
 
     def _rows_by_target(self) -> bool:
@@ -480,7 +485,8 @@ def sliced_form(n: int) -> str:
 
 
 def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | None, lanes: int,
-                form: str = "auto", width: int | None = None, profile=None, cluster_blocks: int | None = None):
+                form: str = "auto", width: int | None = None, profile=None, cluster_blocks: int | None = None,
+                follow: bool = True):
     """pardijkstra-sliced: its edge layout (made once per graph, DeviceGraph.sliced_edges), the
     persistent kernel, then the predecessor passes. `form`: SLICED_FORMS. Measuring aids
     (tools/gpu_slice_probe.py): `width`, the cluster form's block width (512 or 1024) instead of
@@ -488,21 +494,21 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
     CLUSTER_BLOCKS with its fallback to PORTABLE_CLUSTER_BLOCKS; `profile`, a
     CuPy uint64[SLICED_PROFILE_WORDS x blocks] each block adds its thread 0's cycles in reduce,
     tournament and relax, its slot re-reads, and its cycles in relax and count of the rounds whose
-    minimum it owned, to."""
+    minimum it owned, to; `follow`, False to run without the follower (sssp/slice_dijkstra.h)."""
     if form not in SLICED_FORMS:
         raise GQError(f"sliced form: {form!r}; allowed: {', '.join(SLICED_FORMS)}")
     if form == "auto":
         form = sliced_form(g.n)
     if form == "grid" or cluster_blocks is not None:
-        return _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, cluster_blocks)
+        return _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, cluster_blocks, follow)
     if _large_cluster_ok[0] is not False:
         try:
-            result = _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, CLUSTER_BLOCKS)
+            result = _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, CLUSTER_BLOCKS, follow)
             _large_cluster_ok[0] = True
             return result
         except _Unplaceable:
             _large_cluster_ok[0] = False  # this GPU cannot place CLUSTER_BLOCKS blocks: the portable size
-    return _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, PORTABLE_CLUSTER_BLOCKS)
+    return _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, PORTABLE_CLUSTER_BLOCKS, follow)
 
 
 class _Unplaceable(Exception):
@@ -510,7 +516,7 @@ class _Unplaceable(Exception):
 
 
 def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | None, lanes: int, form: str,
-                   width: int | None, profile, cluster_blocks: int | None):
+                   width: int | None, profile, cluster_blocks: int | None, follow: bool = True):
     """_run_sliced's launch of one form ("grid" or "cluster" of `cluster_blocks` blocks)."""
     import cupy
 
@@ -535,7 +541,7 @@ def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | 
     if per_sm < 1:
         raise GQError(f"{name}: a block of {width} threads with {dynamic} bytes of shared "
                       "memory cannot be resident on this GPU")
-    indices, weights, offsets, _ = g.sliced_edges(blocks, slice_)
+    indices, weights, offsets, light, _ = g.sliced_edges(blocks, slice_)
     dist = cupy.empty(n, cupy.uint64)  # every block writes its slice's
     slots = cupy.zeros(2 * blocks * SLICED_SLOT_WORDS, cupy.uint64)
     ctl = cupy.zeros(WORDS, cupy.uint32)
@@ -544,7 +550,8 @@ def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | 
     budget_ns = np.uint64(int(budget_s * 1e9) if budget_s else 0)
     head = (np.uint32(n), np.uint32(source), np.float64(limit), dist, indices, weights, offsets,
             np.uint32(table_in_shared))
-    tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err)
+    tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err,
+            light if follow else np.uint64(0), np.float64(g.w_min))
     try:
         fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail), shared_mem=dynamic)
     except cupy.cuda.driver.CUDADriverError as e:
@@ -670,11 +677,12 @@ def barrier_probe_cuda(blocks_per_sm: int, width: int, rounds: int, stop_after: 
 
 def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, limit: float = np.inf,
                  d: int = 1, delta: float = 1.0, threads: int = 4, ch: int = 4, local_items: int = 2,
-                 sliced_form: str = "grid", own_cap: int = OWN_ITEMS):
+                 sliced_form: str = "grid", own_cap: int = OWN_ITEMS, follow: bool = True):
     """The grid forms on the CPU build: `threads` one-thread blocks, `ch` edges per work item,
     rounds of at most `local_items` items on block 0 alone (near-far's in own lists of `own_cap`
     items, spilling past them); pardijkstra-sliced with the grid's tournament or the cluster's
-    (`sliced_form`). Returns (dist, pred, stats dict) as NumPy arrays."""
+    (`sliced_form`), with its follower or (`follow` False) without. Returns (dist, pred, stats
+    dict) as NumPy arrays."""
     from .sssp import _library
 
     lib = _library()
@@ -702,8 +710,8 @@ def run_cpu_grid(indptr, indices, weights, n: int, source: int, algorithm: str, 
             raise OutOfReach(f"pardijkstra-sliced on the CPU: {n:,} vertices; its CPU build scans every slice "
                              f"each round, so it takes at most {SLICED_CPU_MAX_VERTICES:,} "
                              "(use pardijkstra or near-far on the CPU, or the GPU)")
-        lib.sssp_grid_slice_dijkstra(*graph, threads, int(sliced_form == "cluster"), ptr(dist), ptr(pred), ptr(out),
-                                     ptr(err))
+        lib.sssp_grid_slice_dijkstra(*graph, threads, int(sliced_form == "cluster"), int(follow), ptr(dist), ptr(pred),
+                                     ptr(out), ptr(err))
     else:
         raise GQError(f"--algorithm: {algorithm!r} has no grid form; grid forms: {', '.join(KERNELS)}")
     raise_if_flagged(err, f"{algorithm}[cpu grid form]", f"{n} vertices, source {source}, {threads} threads")

@@ -90,7 +90,7 @@ def _library() -> ctypes.CDLL:
     lib.sssp_grid_par_dijkstra.restype = u32
     lib.sssp_grid_par_dijkstra.argtypes = [p, p, p, u32, u32, f64, f64, u32, u32, u32, u32, p, p, p, p]
     lib.sssp_grid_slice_dijkstra.restype = u32
-    lib.sssp_grid_slice_dijkstra.argtypes = [p, p, p, u32, u32, f64, u32, u32, p, p, p, p]
+    lib.sssp_grid_slice_dijkstra.argtypes = [p, p, p, u32, u32, f64, u32, u32, u32, p, p, p, p]
     for run in (lib.sssp_block_heap_run, lib.sssp_level_heap_run):
         run.restype = u32
         run.argtypes = [p, p, u32, u32, u32, p, p, ctypes.c_uint64, p, p, p, p, p, p]

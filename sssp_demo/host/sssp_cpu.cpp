@@ -16,6 +16,7 @@
 #include <sssp/slice_dijkstra.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -178,10 +179,10 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
 // pardijkstra-sliced (slice_dijkstra.h) on `threads` one-thread blocks, with the grid's
 // tournament (slots) or, `cluster`, the cluster's (the grid barrier standing in for the cluster's);
 // its sliced edge layout made first by a counting sort (the GPU launcher makes the same layout by
-// a device sort).
+// a device sort), and with `follow` the follower's table, as the GPU launcher makes it.
 uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
-                                  uint32_t source, double limit, uint32_t threads, uint32_t cluster, double* dist,
-                                  int64_t* pred, uint64_t* stats, uint32_t* err_words) {
+                                  uint32_t source, double limit, uint32_t threads, uint32_t cluster, uint32_t follow,
+                                  double* dist, int64_t* pred, uint64_t* stats, uint32_t* err_words) {
   const uint64_t m = (uint64_t)indptr[n];
   const uint32_t slice = (n + threads - 1) / threads;
   std::vector<uint32_t> offsets((uint64_t)threads * (n + 1) + 1, 0);  // one past the end: the scatter's cursor room
@@ -197,6 +198,12 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
       sliced_indices[at] = indices[k];
       sliced_weights[at] = weights[k];
     }
+  double w_min = INFINITY;
+  for (uint64_t k = 0; k < m; ++k) w_min = weights[k] < w_min ? weights[k] : w_min;
+  std::vector<uint32_t> light(n, sssp::kNoVertex);
+  for (uint32_t u = 0; u < n; ++u)
+    for (int64_t k = indptr[u]; k < indptr[u + 1]; ++k)
+      if (weights[k] == w_min && (uint32_t)indices[k] != u && (uint32_t)indices[k] < light[u]) light[u] = indices[k];
   std::vector<uint64_t> bits = start_bits(n, source), keys((uint64_t)slice * threads);
   std::vector<uint64_t> slots((uint64_t)2 * threads * sssp::kSlotWords, 0);
   std::vector<sssp::SliceScratch> scratch(threads);
@@ -204,7 +211,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
-                                   slots.data(), stats, slice, 0, nullptr};
+                                   slots.data(), stats, slice, 0, nullptr, follow ? light.data() : nullptr, w_min};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     uint64_t* my_keys = keys.data() + (uint64_t)grid.block * slice;
     const uint32_t* my_offsets = offsets.data() + (uint64_t)grid.block * (n + 1);

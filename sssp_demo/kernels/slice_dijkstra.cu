@@ -70,18 +70,36 @@ extern "C" __global__ void __launch_bounds__(256)
   }
 }
 
+// The follower's table (sssp/slice_dijkstra.h, SliceDijkstraState::light), one warp per row:
+// the least target of row u's edges of weight w_min, other than u, or kNoVertex.
+extern "C" __global__ void __launch_bounds__(256)
+    sssp_light_successors(const int64_t* indptr, const int32_t* indices, const double* weights, uint32_t n,
+                          double w_min, uint32_t* light) {
+  const uint32_t lane = threadIdx.x % 32;
+  const uint64_t warps = (uint64_t)gridDim.x * blockDim.x / 32;
+  for (uint64_t u = ((uint64_t)blockIdx.x * blockDim.x + threadIdx.x) / 32; u < n; u += warps) {
+    uint32_t least = sssp::kNoVertex;
+    for (int64_t k = indptr[u] + lane; k < indptr[u + 1]; k += 32) {
+      const uint32_t v = (uint32_t)indices[k];
+      if (weights[k] == w_min && v != u && v < least) least = v;
+    }
+    least = __reduce_min_sync(0xffffffffu, least);
+    if (lane == 0) light[u] = least;
+  }
+}
+
 extern "C" __global__ void __launch_bounds__(256)
     sssp_slice_dijkstra_grid(uint32_t n, uint32_t source, double limit, uint64_t* dist, const int32_t* sliced_indices,
                              const double* sliced_weights, const uint32_t* offsets, uint32_t table_in_shared,
                              uint64_t* slots, uint32_t slice, uint64_t* stats, uint32_t* ctl, uint64_t budget_ns,
-                             uint64_t* profile, uint32_t* err_words) {
+                             uint64_t* profile, uint32_t* err_words, const uint32_t* light, double w_light) {
   extern __shared__ uint64_t keys[];  // [slice], then (table_in_shared) [n + 1] uint32 offsets
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
   const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, slots,
-                                   stats, slice, budget_ns, profile};
+                                   stats, slice, budget_ns, profile, light, w_light};
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::SlotTournament{s});
 }
 
@@ -93,7 +111,7 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
                                             const int32_t* sliced_indices, const double* sliced_weights,
                                             const uint32_t* offsets, uint32_t table_in_shared, uint32_t slice,
                                             uint64_t* stats, uint32_t* ctl, uint64_t budget_ns, uint64_t* profile,
-                                            uint32_t* err_words) {
+                                            uint32_t* err_words, const uint32_t* light, double w_light) {
   extern __shared__ uint64_t keys[];
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
@@ -104,7 +122,7 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   sssp::cluster_sync(grid);  // every inbox ready before any block pushes into it
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
   const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, nullptr,
-                                   stats, slice, budget_ns, profile};
+                                   stats, slice, budget_ns, profile, light, w_light};
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::ClusterTournament{inbox, inbox_bars});
   sssp::cluster_sync(grid);  // no block leaves while a peer may still push into it
 }
@@ -112,10 +130,11 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
 #define SSSP_CLUSTER_PARAMS                                                                                   \
   uint32_t n, uint32_t source, double limit, uint64_t *dist, const int32_t *sliced_indices,                   \
       const double *sliced_weights, const uint32_t *offsets, uint32_t table_in_shared, uint32_t slice,        \
-      uint64_t *stats, uint32_t *ctl, uint64_t budget_ns, uint64_t *profile, uint32_t *err_words
+      uint64_t *stats, uint32_t *ctl, uint64_t budget_ns, uint64_t *profile, uint32_t *err_words,          \
+      const uint32_t *light, double w_light
 #define SSSP_CLUSTER_ARGS                                                                                     \
   n, source, limit, dist, sliced_indices, sliced_weights, offsets, table_in_shared, slice, stats, ctl, budget_ns, \
-      profile, err_words
+      profile, err_words, light, w_light
 
 // One kernel per (blocks of the cluster, threads a block), named as grid_forms.CLUSTER_KERNELS
 // names them: 512 threads for rounds of up to about 4,000 edges, 1024 for more (the seed DAG at

@@ -116,8 +116,52 @@ def test_sliced_rows_in_any_order(threads, seed):
     order in the row: the distances are still exactly scipy's."""
     g = shuffled_rows(random_graph(seed, 60, 600, zero_frac=0.3), seed)
     assert not g.has_sorted_indices
-    stats = check(g, seed, "pardijkstra-sliced", threads=threads)
+    stats = check(g, seed, "pardijkstra-sliced", threads=threads, follow=False)
     assert stats["rounds"] == int(np.isfinite(dijkstra(g, indices=seed)).sum())  # one vertex settled a round
+    followed = check(g, seed, "pardijkstra-sliced", threads=threads)
+    assert followed["rounds"] <= stats["rounds"]
+
+
+@pytest.mark.parametrize("form", ["grid", "cluster"])
+@pytest.mark.parametrize("threads", [1, 3, 64])
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("n, m, zero_frac", [(60, 600, 0.0), (300, 3000, 0.3), (300, 600, 0.0), (1000, 4000, 0.05)])
+def test_sliced_follower(form, threads, seed, n, m, zero_frac):
+    """pardijkstra-sliced's follower (sssp/slice_dijkstra.h): the winner's target over an edge of
+    the least weight, settled in the same round. The random graphs' integer weights make such
+    edges common (and zero weights, with zero-weight cycles, the least): exactly scipy's distances,
+    with and without a limit, and fewer rounds than vertices."""
+    g = shuffled_rows(random_graph(seed, n, m, zero_frac=zero_frac), seed)
+    stats = check(g, seed % n, "pardijkstra-sliced", threads=threads, sliced_form=form)
+    assert stats["rounds"] <= int(np.isfinite(dijkstra(g, indices=seed % n)).sum())
+    check(g, seed % n, "pardijkstra-sliced", limit=9.0, threads=threads, sliced_form=form)
+
+
+@pytest.mark.parametrize("form", ["grid", "cluster"])
+@pytest.mark.parametrize("threads", [1, 2, 4])
+def test_sliced_follower_halves_the_seed_dag_rounds(form, threads):
+    """On the seed DAG the follower of u is u + 1 (the chain's edge, weight 1, the least), so
+    each round settles two vertices."""
+    n = 200
+    g = generators.seed_dag(n, 3000, 5)
+    stats = check(g, 0, "pardijkstra-sliced", threads=threads, sliced_form=form)
+    assert stats["rounds"] == n // 2
+    assert check(g, 0, "pardijkstra-sliced", threads=threads, sliced_form=form, follow=False)["rounds"] == n
+
+
+@pytest.mark.parametrize("form", ["grid", "cluster"])
+def test_sliced_follower_with_a_lower_key_stays_a_candidate(form):
+    """The follower x of u (u -> x has the least weight, 1) already holds a key below d_u + 1
+    when u wins: x's edges go out with too large a distance, x is not settled, and it must still
+    be extracted later with its own key. 0 -> 1 (1.25), 0 -> 2 (1.75), 1 -> 2 (1), 2 -> 3 (3),
+    1 -> 3 (1): d = 0, 1.25, 1.75, 2.25; the follower of 1 is 2 (its least target of weight 1),
+    relaxed with 2.25; x = 2 settled there would give d(2) = 2.25."""
+    import scipy.sparse as sp
+
+    u, v, w = [0, 0, 1, 1, 2], [1, 2, 2, 3, 3], [1.25, 1.75, 1.0, 1.0, 3.0]
+    g = sp.csr_matrix((w, (u, v)), shape=(4, 4))
+    for threads in (1, 2, 4):
+        check(g, 0, "pardijkstra-sliced", threads=threads, sliced_form=form)
 
 
 @pytest.mark.parametrize("threads", [1, 3, 64])

@@ -26,6 +26,21 @@
 // shared memory, and the owner settles u. Every block computes the same minimum from the same
 // offers, so every block takes the same path through the rounds.
 //
+// The follower: a second vertex settled in the same round. Let w_min be the least edge weight
+// and x a target of one of u's edges of weight w_min (the launcher's `light` table: for each
+// vertex, the least such target, if any). Once u's edges are relaxed, x's key is at most
+// d_u + w_min, and such a key is final: any other path to x leaves the settled vertices through
+// an unsettled vertex, whose distance is at least d_u, and then takes at least one more edge
+// (Crauser et al.'s out-criterion with the graph's least weight; in floating point too, since
+// fl(a + w) is monotone in a and in w). So every block relaxes x's edges in its slice with
+// d_x = fl(d_u + w_min) in the same pass as u's, their loads in flight together, and x's owner
+// settles x at the end of the round if its key is exactly d_x (a key already below it means x's
+// relaxation used too large a distance: x is then left to be extracted later, and relaxed again,
+// which only lowers keys to path lengths, so nothing is lost but the work). Every block knows x
+// from u alone (one load from `light`), so the follower needs no word of the tournament. On the
+// seed DAG x is u + 1 (the chain's edge of weight 1), so the rounds halve; on graphs whose least
+// weight is rare it costs one load a round.
+//
 // The slice is scanned whole only before the first round. After that a slice's least key is the
 // least of what could have become it: the block's last offer, which lost and is still a key of
 // the slice (keys only go down), and every key this round's relaxation lowered (each thread
@@ -95,7 +110,12 @@ struct SliceDijkstraState {
   uint64_t* profile;       // null, or [kProfileWords blocks]: block b's time in reduce (the block's least key),
                            // tournament, relax, its slot re-reads, then its time in relax and its count of
                            // the rounds whose u it owned, at kProfileWords b (its thread 0's clock; added to)
+  const uint32_t* light;   // null (no follower), or [n]: a target of the vertex's edges of weight w_light, or
+                           // kNoVertex (the header's follower; the least such target, from the launcher)
+  double w_light;          // the graph's least edge weight
 };
+
+constexpr uint32_t kNoVertex = ~0u;
 
 constexpr uint32_t kProfileWords = 6;  // a block's words of SliceDijkstraState::profile
 
@@ -448,52 +468,89 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     const uint32_t u = best.vertex;
     const double du = from_bits(best.key);
     const bool owner = u - lo < count;  // this block's slice holds u (u < lo wraps past count)
+    // The follower x (the header), the same in every block: kNoVertex when u has no edge of the
+    // least weight, or x would lie beyond the limit.
+    uint32_t x = s.light ? s.light[u] : kNoVertex;
+    const double dx = du + s.w_light;
+    if (x >= n || x == u || !(dx <= limit)) x = kNoVertex;
+    const bool x_owner = x - lo < count;
     if (grid.leader()) ++rounds;
     // The next round's candidates: another block's u leaves this block's offer standing (thread 0,
-    // of warp 0, holds it); the owner's offer was u, so it rescans (below).
-    mine = !owner && grid.thread == 0 ? won.offered : kNoCandidate;
+    // of warp 0, holds it); the owner's offer was u, so it rescans (below). So does x's owner,
+    // whose offer may have been x (offered again once settled, x would win a round for nothing):
+    // x is left out of both scans and of the lowered keys, and its owner decides at the end of
+    // the round whether x is settled or still a candidate.
+    const bool rescan = owner || x_owner;
+    mine = !rescan && grid.thread == 0 ? won.offered : kNoCandidate;
     const uint32_t first = offsets[u], last = offsets[u + 1];
-    // Relax the edges of u that land in this slice; a decrease-key is a shared-memory minimum.
-    // A thread loads kRelaxBatch edges before it relaxes any, so their loads are in flight
-    // together (at 300 M edges on the seed DAG each of the cluster's 16 blocks above u takes about
-    // 1,250 edges a round: kRelaxBatch 2 or 8 was slower than 4, run 91).
-    // Every thread makes the first pass, edges or not: the owner's rescan runs under its loads.
-    for (uint32_t e0 = first + grid.thread, pass = 0; pass == 0 || e0 < last; e0 += kRelaxBatch * grid.width, ++pass) {
-      int32_t target[kRelaxBatch];
-      double weight[kRelaxBatch];
+    const uint32_t x_first = x < n ? offsets[x] : 0, x_last = x < n ? offsets[x + 1] : 0;
+    // One edge from `from` (at distance d) to `target` with weight w; a decrease-key is a
+    // shared-memory minimum. Neither u nor x is offered: u is leaving, x is decided below.
+    auto relax = [&](uint32_t from, double d, int32_t target, double w) {
+      ++relaxations;
+      const uint32_t v = (uint32_t)target - lo;
+      if (v >= count) {  // a layout that does not match the slices: never write outside this one
+        grid.err.raise(gq::kCorrupt, gq::kSiteSliceRound, ((uint64_t)from << 32) | (v + lo));
+        return;
+      }
+      // An edge into u never lowers u (fl(d + w) >= d >= d_u), and is skipped: its atomic minimum
+      // could otherwise land after the settle below and clear the settled bit; so is x's self-loop.
+      if (v + lo == u || v + lo == from) return;
+      const double nd = d + w;
+      if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) {
+        ++improvements;
+        const Candidate c{to_bits(nd), v + lo};
+        if (v + lo != x && c.below(mine)) mine = c;
+      }
+    };
+    // Relax the edges of u and of x that land in this slice. A thread loads kRelaxBatch edges of
+    // each before it relaxes any, so their loads are in flight together (at 300 M edges on the
+    // seed DAG each of the cluster's 16 blocks above u takes about 1,250 edges of a row a round:
+    // kRelaxBatch 2 or 8 was slower than 4, run 91). Every thread makes the first pass, edges or
+    // not: the rescans run under its loads.
+    for (uint32_t k = grid.thread, pass = 0; pass == 0 || first + k < last || x_first + k < x_last;
+         k += kRelaxBatch * grid.width, ++pass) {
+      int32_t target[kRelaxBatch], x_target[kRelaxBatch];
+      double weight[kRelaxBatch], x_weight[kRelaxBatch];
       for (uint32_t j = 0; j < kRelaxBatch; ++j)
-        if (e0 + j * grid.width < last) {
-          target[j] = s.edges.indices[e0 + j * grid.width];
-          weight[j] = s.edges.weights[e0 + j * grid.width];
+        if (first + k + j * grid.width < last) {
+          target[j] = s.edges.indices[first + k + j * grid.width];
+          weight[j] = s.edges.weights[first + k + j * grid.width];
         }
-      if (pass == 0 && owner)
+      for (uint32_t j = 0; j < kRelaxBatch; ++j)
+        if (x_first + k + j * grid.width < x_last) {
+          x_target[j] = s.edges.indices[x_first + k + j * grid.width];
+          x_weight[j] = s.edges.weights[x_first + k + j * grid.width];
+        }
+      if (pass == 0 && rescan)
         for (uint32_t i = grid.thread; i < count; i += grid.width) {
-          const Candidate c{keys[i], lo + i};  // settled keys are never below +inf; u is leaving
-          if (lo + i != u && c.below(mine)) mine = c;
+          const Candidate c{keys[i], lo + i};  // settled keys are never below +inf
+          if (lo + i != u && lo + i != x && c.below(mine)) mine = c;
         }
-      for (uint32_t j = 0; j < kRelaxBatch; ++j) {
-        if (e0 + j * grid.width >= last) break;
-        ++relaxations;
-        const uint32_t v = (uint32_t)target[j] - lo;
-        if (v >= count) {  // a layout that does not match the slices: never write outside this one
-          grid.err.raise(gq::kCorrupt, gq::kSiteSliceRound, ((uint64_t)u << 32) | (v + lo));
-          continue;
-        }
-        // A self-loop never lowers u (fl(d_u + w) >= d_u), and is skipped: its atomic minimum
-        // could otherwise land after the settle below and clear the settled bit.
-        if (v + lo == u) continue;
-        const double nd = du + weight[j];
-        if (nd <= limit && !(keys[v] & kSettledBit) && lower_key(keys, v, nd)) {
-          ++improvements;
-          const Candidate c{to_bits(nd), v + lo};
+      for (uint32_t j = 0; j < kRelaxBatch && first + k + j * grid.width < last; ++j)
+        relax(u, du, target[j], weight[j]);
+      for (uint32_t j = 0; j < kRelaxBatch && x_first + k + j * grid.width < x_last; ++j)
+        relax(x, dx, x_target[j], x_weight[j]);
+    }
+    // The owner settles u: no thread of this round touches u's key (edges into u are skipped
+    // above, and the rescans leave u out), so this plain write races with nothing; the next
+    // round's block barrier publishes it before any thread reads u's key again.
+    if (owner && grid.thread == 0) keys[u - lo] |= kSettledBit;
+    // x's owner, once every lowering of x's key this round is done (the block barrier: only this
+    // block's threads write its slice): x's key exactly d_x is final and x's edges went out with
+    // it, so x is settled; any other unsettled key of x (below d_x) is a candidate again.
+    if (x_owner) {
+      grid.block_sync();
+      if (grid.thread == 0) {
+        const uint64_t kx = keys[x - lo];
+        if (kx == to_bits(dx)) {
+          keys[x - lo] = kx | kSettledBit;
+        } else if (!(kx & kSettledBit)) {
+          const Candidate c{kx, x};
           if (c.below(mine)) mine = c;
         }
       }
     }
-    // The owner settles u: no thread of this round touches u's key (its only edges into u are
-    // self-loops, skipped above, and the rescan leaves u out), so this plain write races with
-    // nothing; the next round's block barrier publishes it before any thread reads u's key again.
-    if (owner && grid.thread == 0) keys[u - lo] |= kSettledBit;
     if (profiled && owner) {
       spent[4] += slice_clock() - mark;
       ++spent[5];
