@@ -536,6 +536,10 @@ def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | 
         raise GQError(f"{name} uses {static} bytes of static shared memory, more than the "
                       f"{SLICED_STATIC_SHARED} its launcher reserves")
     dynamic = slice_ * 8 + ((n + 1) * 4 if table_in_shared else 0)
+    # The cluster's offers carry the follower (sssp/slice_dijkstra.h): each block's slice of the
+    # light successors in its shared memory after the rest, where it fits.
+    light_in_shared = form == "cluster" and follow and dynamic + slice_ * 4 <= _sliced_limits()[1] - SLICED_STATIC_SHARED
+    dynamic += slice_ * 4 if light_in_shared else 0
     fn.max_dynamic_shared_size_bytes = max(fn.max_dynamic_shared_size_bytes, dynamic)
     per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, width, dynamic)
     if per_sm < 1:
@@ -553,7 +557,8 @@ def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | 
     tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err,
             light if follow else np.uint64(0), np.float64(g.w_min))
     try:
-        fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail), shared_mem=dynamic)
+        fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail, np.uint32(light_in_shared)),
+           shared_mem=dynamic)
     except cupy.cuda.driver.CUDADriverError as e:
         if form == "cluster" and cluster_blocks > PORTABLE_CLUSTER_BLOCKS and not _large_cluster_ok[0]:
             raise _Unplaceable(str(e)) from e

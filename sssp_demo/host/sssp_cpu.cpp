@@ -217,7 +217,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
     const uint32_t* my_offsets = offsets.data() + (uint64_t)grid.block * (n + 1);
     if (cluster)
       sssp::slice_dijkstra(grid, n, source, limit, my_keys, my_offsets, &scratch[grid.block], s,
-                           sssp::ClusterTournament{inboxes.data(), nullptr});
+                           sssp::ClusterTournament{inboxes.data(), nullptr, s.light, 0});
     else
       sssp::slice_dijkstra(grid, n, source, limit, my_keys, my_offsets, &scratch[grid.block], s,
                            sssp::SlotTournament{s});

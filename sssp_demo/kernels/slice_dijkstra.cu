@@ -3,8 +3,9 @@
 // one thread-block cluster (8 or 16 blocks of 512 or 1024 threads, each pushing its minimum
 // into every peer's shared memory), for graphs whose slices fit the cluster.
 // Dynamic shared memory holds the block's slice of keys and, when `table_in_shared`, its row of
-// the sliced edges' offset table (the launcher sizes both and checks they fit); otherwise the
-// table is read from device memory.
+// the sliced edges' offset table, then in the cluster form, when `light_in_shared`, its slice's
+// light successors (the launcher sizes them and checks they fit); otherwise the table and the
+// light successors are read from device memory.
 #include <sssp/slice_dijkstra.h>
 
 namespace {
@@ -36,6 +37,21 @@ __device__ __forceinline__ int64_t first_at_least(const int64_t* indptr, const i
     else hi = mid;
   }
   return lo;
+}
+
+// The block's slice of the light successors (the follower's table), copied into shared memory
+// after the slice and the offset table (visible after the first round's block barrier, before the
+// first offer reads it); or the whole table in device memory, indexed by vertex (lo 0).
+__device__ const uint32_t* light_part(uint64_t* keys, uint32_t slice, uint32_t n, uint32_t table_in_shared,
+                                      const uint32_t* light, uint32_t light_in_shared, uint32_t* lo) {
+  *lo = 0;
+  if (!light || !light_in_shared) return light;
+  const uint64_t first = (uint64_t)blockIdx.x * slice;
+  *lo = first < n ? (uint32_t)first : n;
+  const uint32_t count = n - *lo < slice ? n - *lo : slice;
+  uint32_t* copy = reinterpret_cast<uint32_t*>(keys + slice) + (table_in_shared ? n + 1 : 0);
+  for (uint32_t i = threadIdx.x; i < count; i += blockDim.x) copy[i] = light[*lo + i];
+  return copy;
 }
 
 extern "C" __global__ void __launch_bounds__(256)
@@ -111,7 +127,8 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
                                             const int32_t* sliced_indices, const double* sliced_weights,
                                             const uint32_t* offsets, uint32_t table_in_shared, uint32_t slice,
                                             uint64_t* stats, uint32_t* ctl, uint64_t budget_ns, uint64_t* profile,
-                                            uint32_t* err_words, const uint32_t* light, double w_light) {
+                                            uint32_t* err_words, const uint32_t* light, double w_light,
+                                            uint32_t light_in_shared) {
   extern __shared__ uint64_t keys[];
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
@@ -121,9 +138,12 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   if (threadIdx.x == 0) sssp::inbox_init(inbox_bars);
   sssp::cluster_sync(grid);  // every inbox ready before any block pushes into it
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
+  uint32_t light_lo;
+  const uint32_t* slice_light = light_part(keys, slice, n, table_in_shared, light, light_in_shared, &light_lo);
   const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, nullptr,
                                    stats, slice, budget_ns, profile, light, w_light};
-  sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::ClusterTournament{inbox, inbox_bars});
+  sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s,
+                       sssp::ClusterTournament{inbox, inbox_bars, slice_light, light_lo});
   sssp::cluster_sync(grid);  // no block leaves while a peer may still push into it
 }
 
@@ -131,10 +151,10 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   uint32_t n, uint32_t source, double limit, uint64_t *dist, const int32_t *sliced_indices,                   \
       const double *sliced_weights, const uint32_t *offsets, uint32_t table_in_shared, uint32_t slice,        \
       uint64_t *stats, uint32_t *ctl, uint64_t budget_ns, uint64_t *profile, uint32_t *err_words,          \
-      const uint32_t *light, double w_light
+      const uint32_t *light, double w_light, uint32_t light_in_shared
 #define SSSP_CLUSTER_ARGS                                                                                     \
   n, source, limit, dist, sliced_indices, sliced_weights, offsets, table_in_shared, slice, stats, ctl, budget_ns, \
-      profile, err_words, light, w_light
+      profile, err_words, light, w_light, light_in_shared
 
 // One kernel per (blocks of the cluster, threads a block), named as grid_forms.CLUSTER_KERNELS
 // names them: 512 threads for rounds of up to about 4,000 edges, 1024 for more (the seed DAG at

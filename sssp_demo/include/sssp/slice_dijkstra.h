@@ -37,9 +37,10 @@
 // settles x at the end of the round if its key is exactly d_x (a key already below it means x's
 // relaxation used too large a distance: x is then left to be extracted later, and relaxed again,
 // which only lowers keys to path lengths, so nothing is lost but the work). Every block knows x
-// from u alone (one load from `light`), so the follower needs no word of the tournament. On the
-// seed DAG x is u + 1 (the chain's edge of weight 1), so the rounds halve; on graphs whose least
-// weight is rare it costs one load a round.
+// from u alone: the cluster's offers carry their vertex's light successor (each block keeps its
+// slice's part of the table in shared memory where it fits), so x comes with u; the grid form
+// loads it from `light` after its tournament. On the seed DAG x is u + 1 (the chain's edge of
+// weight 1), so the rounds halve; on graphs whose least weight is rare it costs that load.
 //
 // The slice is scanned whole only before the first round. After that a slice's least key is the
 // least of what could have become it: the block's last offer, which lost and is still a key of
@@ -116,6 +117,7 @@ struct SliceDijkstraState {
 };
 
 constexpr uint32_t kNoVertex = ~0u;
+constexpr uint32_t kLightInTable = ~0u - 1;  // Winner::light: the tournament did not carry it (read `light`)
 
 constexpr uint32_t kProfileWords = 6;  // a block's words of SliceDijkstraState::profile
 
@@ -158,12 +160,14 @@ GQ_HD GQ_INLINE Candidate warp_least(Candidate c) {
 }
 
 // A round's tournament, as every thread of the block learns it: the least offer, and whether
-// block 0 asked every block to stop (or a wait failed); and, for warp 0's threads, what this
-// block offered (its slice's least key: the next round starts from it when another block won).
+// block 0 asked every block to stop (or a wait failed); for warp 0's threads, what this block
+// offered (its slice's least key: the next round starts from it when another block won); and
+// the least offer's light successor (the follower, or kNoVertex), or kLightInTable.
 struct Winner {
   Candidate best;
   bool stop;
   Candidate offered;
+  uint32_t light;
 };
 
 // This slice's least key, from the warps' partial minima: called by all of warp 0, every lane
@@ -260,7 +264,7 @@ struct SlotTournament {
       }
     }
     grid.block_sync();
-    Winner w{kNoCandidate, false, mine};
+    Winner w{kNoCandidate, false, mine, kLightInTable};
     for (uint32_t g = 0; g < gather_warps; ++g) {
       const Candidate c{sc->got_key[g], sc->got_vertex[g]};
       if (c.below(w.best)) w.best = c;
@@ -281,10 +285,13 @@ struct SlotTournament {
 // stores polled for a round stamp took 0.69). On the CPU build the blocks are the grid's threads,
 // a push is a plain store into the peer's inbox, and the grid barrier stands in for the mbarrier.
 
+// An offer: its key with block 0's stop in the top bit (an offered key never has it: settled
+// keys are never candidates), its vertex, and that vertex's light successor (the follower).
 struct ClusterCandidate {
   uint64_t key;
-  uint32_t vertex, stop;
+  uint32_t vertex, light;
 };
+constexpr uint64_t kOfferStopBit = 1ull << 63;
 
 // Every thread of every block of the cluster arrives; what any wrote before is visible to every
 // thread after. False only on the CPU build, when the error flag is up.
@@ -315,6 +322,10 @@ struct ClusterTournament {
   // block-major; `bars` unused.
   ClusterCandidate* inboxes;
   uint64_t* bars;
+  // The light successors of this block's slice, the slice's first vertex at light[0] (shared
+  // memory), or of every vertex (light_lo 0: device memory, or the CPU build); null: no follower.
+  const uint32_t* light;
+  uint32_t light_lo;
 
   // This block's offer for round parity `parity`, into block `to`'s inbox.
   GQ_HD GQ_INLINE void push(const Grid& grid, uint32_t to, uint32_t parity, const ClusterCandidate& c) const {
@@ -325,7 +336,7 @@ struct ClusterTournament {
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_slot) : "r"(slot), "r"(to));
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote_bar) : "r"(bar), "r"(to));
     asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.u64 [%0], {%1, %2}, [%3];" ::"r"(remote_slot),
-                 "l"(c.key), "l"((uint64_t)c.stop << 32 | c.vertex), "r"(remote_bar)
+                 "l"(c.key), "l"((uint64_t)c.light << 32 | c.vertex), "r"(remote_bar)
                  : "memory");
 #else
     inboxes[((uint64_t)to * 2 + parity) * grid.blocks + grid.block] = c;
@@ -374,7 +385,8 @@ struct ClusterTournament {
       // Only the leader (lane 0) decides a stop, and every lane pushes: the stop goes to them all.
       stop_now = __any_sync(kFullWarp, stop_now);
 #endif
-      const ClusterCandidate offer{mine.key, mine.vertex, stop_now ? 1u : 0u};
+      const uint32_t light_of = light && mine.key < kInfBits ? light[mine.vertex - light_lo] : kNoVertex;
+      const ClusterCandidate offer{mine.key | (stop_now ? kOfferStopBit : 0u), mine.vertex, light_of};
 #if GQ_DEVICE_BUILD
       if (lane == 0)
         asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
@@ -387,17 +399,24 @@ struct ClusterTournament {
     const bool ok = arrived(grid, round);
     const ClusterCandidate* inbox = inboxes + (GQ_DEVICE_BUILD ? 0u : (uint64_t)grid.block * 2 * grid.blocks);
     Candidate got = kNoCandidate;
+    uint32_t got_light = kNoVertex;
     bool stop = !ok;
     for (uint32_t t = lane; t < grid.blocks; t += kWarp) {
       const ClusterCandidate c = inbox[parity * grid.blocks + t];
-      if (Candidate{c.key, c.vertex}.below(got)) got = Candidate{c.key, c.vertex};
-      stop = stop || c.stop;
+      const Candidate offer{c.key & ~kOfferStopBit, c.vertex};
+      if (offer.below(got)) {
+        got = offer;
+        got_light = c.light;
+      }
+      stop = stop || (c.key & kOfferStopBit);
     }
-    got = warp_least(got);
+    const Candidate best = warp_least(got);
 #if GQ_DEVICE_BUILD
     stop = __any_sync(kFullWarp, stop);
+    // The lanes that hold the least offer hold its light successor.
+    got_light = __reduce_min_sync(kFullWarp, best.key == got.key && best.vertex == got.vertex ? got_light : ~0u);
 #endif
-    return Winner{got, stop, mine};
+    return Winner{best, stop, mine, got_light};
   }
 };
 
@@ -470,7 +489,7 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     const bool owner = u - lo < count;  // this block's slice holds u (u < lo wraps past count)
     // The follower x (the header), the same in every block: kNoVertex when u has no edge of the
     // least weight, or x would lie beyond the limit.
-    uint32_t x = s.light ? s.light[u] : kNoVertex;
+    uint32_t x = won.light == kLightInTable ? (s.light ? s.light[u] : kNoVertex) : won.light;
     const double dx = du + s.w_light;
     if (x >= n || x == u || !(dx <= limit)) x = kNoVertex;
     const bool x_owner = x - lo < count;
