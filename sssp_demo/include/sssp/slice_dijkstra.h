@@ -90,6 +90,8 @@ struct SlicedEdges {
   const int32_t* indices;
   const double* weights;   // when weights32 is null
   const float* weights32;  // or null
+
+  GQ_HD GQ_INLINE double weight(uint64_t e) const { return weights32 ? (double)weights32[e] : weights[e]; }
 };
 
 // Per-warp partial minima: of the slice's candidates (warp 0 reduces them to the block's offer),
@@ -529,38 +531,31 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
     // each before it relaxes any, so their loads are in flight together (at 300 M edges on the
     // seed DAG each of the cluster's 16 blocks above u takes about 1,250 edges of a row a round:
     // kRelaxBatch 2 or 8 was slower than 4, run 91). Every thread makes the first pass, edges or
-    // not: the rescans run under its loads. The loop is written once for either weight type and
-    // entered with one: a weight widened as it is loaded would make the thread wait for each
-    // load in turn (run 97: 60.9 -> 91.5 ms at 300 M edges), so the widening waits for the relax.
-    auto relax_rows = [&](const auto* weights) {
-      using W = decltype(+weights[0]);
-      for (uint32_t k = grid.thread, pass = 0; pass == 0 || first + k < last || x_first + k < x_last;
-           k += kRelaxBatch * grid.width, ++pass) {
-        int32_t target[kRelaxBatch], x_target[kRelaxBatch];
-        W weight[kRelaxBatch], x_weight[kRelaxBatch];
-        for (uint32_t j = 0; j < kRelaxBatch; ++j)
-          if (first + k + j * grid.width < last) {
-            target[j] = s.edges.indices[first + k + j * grid.width];
-            weight[j] = weights[first + k + j * grid.width];
-          }
-        for (uint32_t j = 0; j < kRelaxBatch; ++j)
-          if (x_first + k + j * grid.width < x_last) {
-            x_target[j] = s.edges.indices[x_first + k + j * grid.width];
-            x_weight[j] = weights[x_first + k + j * grid.width];
-          }
-        if (pass == 0 && rescan)
-          for (uint32_t i = grid.thread; i < count; i += grid.width) {
-            const Candidate c{keys[i], lo + i};  // settled keys are never below +inf
-            if (lo + i != u && lo + i != x && c.below(mine)) mine = c;
-          }
-        for (uint32_t j = 0; j < kRelaxBatch && first + k + j * grid.width < last; ++j)
-          relax(u, du, target[j], (double)weight[j]);
-        for (uint32_t j = 0; j < kRelaxBatch && x_first + k + j * grid.width < x_last; ++j)
-          relax(x, dx, x_target[j], (double)x_weight[j]);
-      }
-    };
-    if (s.edges.weights32) relax_rows(s.edges.weights32);
-    else relax_rows(s.edges.weights);
+    // not: the rescans run under its loads.
+    for (uint32_t k = grid.thread, pass = 0; pass == 0 || first + k < last || x_first + k < x_last;
+         k += kRelaxBatch * grid.width, ++pass) {
+      int32_t target[kRelaxBatch], x_target[kRelaxBatch];
+      double weight[kRelaxBatch], x_weight[kRelaxBatch];
+      for (uint32_t j = 0; j < kRelaxBatch; ++j)
+        if (first + k + j * grid.width < last) {
+          target[j] = s.edges.indices[first + k + j * grid.width];
+          weight[j] = s.edges.weight(first + k + j * grid.width);
+        }
+      for (uint32_t j = 0; j < kRelaxBatch; ++j)
+        if (x_first + k + j * grid.width < x_last) {
+          x_target[j] = s.edges.indices[x_first + k + j * grid.width];
+          x_weight[j] = s.edges.weight(x_first + k + j * grid.width);
+        }
+      if (pass == 0 && rescan)
+        for (uint32_t i = grid.thread; i < count; i += grid.width) {
+          const Candidate c{keys[i], lo + i};  // settled keys are never below +inf
+          if (lo + i != u && lo + i != x && c.below(mine)) mine = c;
+        }
+      for (uint32_t j = 0; j < kRelaxBatch && first + k + j * grid.width < last; ++j)
+        relax(u, du, target[j], weight[j]);
+      for (uint32_t j = 0; j < kRelaxBatch && x_first + k + j * grid.width < x_last; ++j)
+        relax(x, dx, x_target[j], x_weight[j]);
+    }
     // The owner settles u: no thread of this round touches u's key (edges into u are skipped
     // above, and the rescans leave u out), so this plain write races with nothing; the next
     // round's block barrier publishes it before any thread reads u's key again.
