@@ -196,10 +196,9 @@ class DeviceGraph:
         grouped by the block that owns their target, then by source, and the offset table, (n + 1)
         entries a block; and the follower's table (SliceDijkstraState::light: each vertex's least
         target over its edges of the least weight). Made the first time a graph runs with this
-        shape, and kept, like the upload: (indices, weights, offsets, light, seconds it took); the
-        weights float32 where every weight is one exactly (SlicedEdges::weights32), else float64.
-        Rows sorted by target (the generators' graphs, canonical scipy matrices) take two passes
-        and a prefix sum (kernels/slice_dijkstra.cu); others a device sort."""
+        shape, and kept, like the upload: (indices, weights, offsets, light, seconds it took). Rows
+        sorted by target (the generators' graphs, canonical scipy matrices) take two passes and a
+        prefix sum (kernels/slice_dijkstra.cu); others a device sort."""
         import cupy
 
         key = (blocks, slice_)
@@ -211,8 +210,6 @@ class DeviceGraph:
             start.record()
             layout = self._sliced_by_rows(blocks, slice_) if self._rows_by_target() else \
                 self._sliced_by_sort(blocks, slice_)
-            if self.m and not int(cupy.count_nonzero(self.weights.astype(cupy.float32) != self.weights)):
-                layout = (layout[0], layout[1].astype(cupy.float32), layout[2])
             light = cupy.empty(self.n, cupy.uint32)
             _module("slice_dijkstra").get_function("sssp_light_successors")(
                 (min(-(-self.n * 32 // BLOCK), 65535 * 8),), (BLOCK,),
@@ -559,10 +556,9 @@ def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | 
             np.uint32(table_in_shared))
     tail = (np.uint32(slice_), stats, ctl, budget_ns, profile if profile is not None else np.uint64(0), err,
             light if follow else np.uint64(0), np.float64(g.w_min))
-    f32 = np.uint32(weights.dtype == cupy.float32)
     try:
-        fn((blocks,), (width,), (*head, slots, *tail, f32) if form == "grid" else
-           (*head, *tail, np.uint32(light_in_shared), f32), shared_mem=dynamic)
+        fn((blocks,), (width,), (*head, slots, *tail) if form == "grid" else (*head, *tail, np.uint32(light_in_shared)),
+           shared_mem=dynamic)
     except cupy.cuda.driver.CUDADriverError as e:
         if form == "cluster" and cluster_blocks > PORTABLE_CLUSTER_BLOCKS and not _large_cluster_ok[0]:
             raise _Unplaceable(str(e)) from e

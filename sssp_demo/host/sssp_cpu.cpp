@@ -210,14 +210,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
   std::vector<sssp::ClusterCandidate> inboxes((uint64_t)threads * 2 * threads);  // [block][parity][sender]
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
-  // float32 weights where every one is a float32 exactly, as the GPU launcher keeps them
-  bool f32 = true;
-  for (uint64_t k = 0; k < m && f32; ++k) f32 = (double)(float)weights[k] == weights[k];
-  std::vector<float> sliced_weights32(f32 ? m : 0);
-  for (uint64_t k = 0; k < sliced_weights32.size(); ++k) sliced_weights32[k] = (float)sliced_weights[k];
-  const sssp::SlicedEdges edges = f32 ? sssp::SlicedEdges{sliced_indices.data(), nullptr, sliced_weights32.data()}
-                                      : sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data(), nullptr};
-  const sssp::SliceDijkstraState s{bits.data(), edges,
+  const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
                                    slots.data(), stats, slice, 0, nullptr, follow ? light.data() : nullptr, w_min};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     uint64_t* my_keys = keys.data() + (uint64_t)grid.block * slice;

@@ -21,12 +21,6 @@ __device__ const uint32_t* offset_row(uint64_t* keys, uint32_t slice, const uint
   return copy;
 }
 
-// The layout's weights: float64, or (weights_f32) float32 in the same array (SlicedEdges).
-__device__ sssp::SlicedEdges sliced_edges(const int32_t* indices, const double* weights, uint32_t weights_f32) {
-  return weights_f32 ? sssp::SlicedEdges{indices, nullptr, reinterpret_cast<const float*>(weights)}
-                     : sssp::SlicedEdges{indices, weights, nullptr};
-}
-
 }  // namespace
 
 // The sliced edge layout of a graph whose rows are sorted by target (sssp/slice_dijkstra.h,
@@ -114,14 +108,13 @@ extern "C" __global__ void __launch_bounds__(256)
     sssp_slice_dijkstra_grid(uint32_t n, uint32_t source, double limit, uint64_t* dist, const int32_t* sliced_indices,
                              const double* sliced_weights, const uint32_t* offsets, uint32_t table_in_shared,
                              uint64_t* slots, uint32_t slice, uint64_t* stats, uint32_t* ctl, uint64_t budget_ns,
-                             uint64_t* profile, uint32_t* err_words, const uint32_t* light, double w_light,
-                             uint32_t weights_f32) {
+                             uint64_t* profile, uint32_t* err_words, const uint32_t* light, double w_light) {
   extern __shared__ uint64_t keys[];  // [slice], then (table_in_shared) [n + 1] uint32 offsets
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
   const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
-  const sssp::SliceDijkstraState s{dist, sliced_edges(sliced_indices, sliced_weights, weights_f32), slots,
+  const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, slots,
                                    stats, slice, budget_ns, profile, light, w_light};
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s, sssp::SlotTournament{s});
 }
@@ -135,7 +128,7 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
                                             const uint32_t* offsets, uint32_t table_in_shared, uint32_t slice,
                                             uint64_t* stats, uint32_t* ctl, uint64_t budget_ns, uint64_t* profile,
                                             uint32_t* err_words, const uint32_t* light, double w_light,
-                                            uint32_t light_in_shared, uint32_t weights_f32) {
+                                            uint32_t light_in_shared) {
   extern __shared__ uint64_t keys[];
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
@@ -147,7 +140,7 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
   uint32_t light_lo;
   const uint32_t* slice_light = light_part(keys, slice, n, table_in_shared, light, light_in_shared, &light_lo);
-  const sssp::SliceDijkstraState s{dist, sliced_edges(sliced_indices, sliced_weights, weights_f32), nullptr,
+  const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, nullptr,
                                    stats, slice, budget_ns, profile, light, w_light};
   sssp::slice_dijkstra(grid, n, source, limit, keys, table, &scratch, s,
                        sssp::ClusterTournament{inbox, inbox_bars, slice_light, light_lo});
@@ -158,10 +151,10 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   uint32_t n, uint32_t source, double limit, uint64_t *dist, const int32_t *sliced_indices,                   \
       const double *sliced_weights, const uint32_t *offsets, uint32_t table_in_shared, uint32_t slice,        \
       uint64_t *stats, uint32_t *ctl, uint64_t budget_ns, uint64_t *profile, uint32_t *err_words,          \
-      const uint32_t *light, double w_light, uint32_t light_in_shared, uint32_t weights_f32
+      const uint32_t *light, double w_light, uint32_t light_in_shared
 #define SSSP_CLUSTER_ARGS                                                                                     \
   n, source, limit, dist, sliced_indices, sliced_weights, offsets, table_in_shared, slice, stats, ctl, budget_ns, \
-      profile, err_words, light, w_light, light_in_shared, weights_f32
+      profile, err_words, light, w_light, light_in_shared
 
 // One kernel per (blocks of the cluster, threads a block), named as grid_forms.CLUSTER_KERNELS
 // names them: 512 threads for rounds of up to about 4,000 edges, 1024 for more (the seed DAG at

@@ -138,17 +138,6 @@ def test_sliced_follower(form, threads, seed, n, m, zero_frac):
 
 
 @pytest.mark.parametrize("form", ["grid", "cluster"])
-@pytest.mark.parametrize("seed", range(3))
-def test_sliced_float64_weights(form, seed):
-    """Weights that are not float32 numbers (the integer weights of the other tests are, and the
-    sliced layout then keeps float32: SlicedEdges) stay float64, with scipy's distances."""
-    g = random_graph(seed, 300, 3000)
-    g.data = np.random.default_rng(seed).random(g.nnz) * 10.0
-    assert (g.data.astype(np.float32) != g.data).any()
-    check(g, seed, "pardijkstra-sliced", threads=3, sliced_form=form)
-
-
-@pytest.mark.parametrize("form", ["grid", "cluster"])
 @pytest.mark.parametrize("threads", [1, 2, 4])
 def test_sliced_follower_halves_the_seed_dag_rounds(form, threads):
     """On the seed DAG the follower of u is u + 1 (the chain's edge, weight 1, the least), so

@@ -83,15 +83,10 @@ constexpr uint32_t kPollBurst = 8;
 // The edges by slice: for block b, the edges whose target is in [b S, (b + 1) S), grouped by
 // source. Block b's edges out of u are [offsets[b (n + 1) + u], offsets[b (n + 1) + u + 1]) of
 // these arrays; each block is handed its row of that table. Offsets are 32-bit (the launchers
-// refuse m >= 2^32). Where every weight is a float32 exactly, the launchers keep them as float32
-// (`weights32`, 8 bytes an edge instead of 12: a round waits on its edges' loads, run 96); the
-// widening is exact, so d_u + w is the same double either way.
+// refuse m >= 2^32).
 struct SlicedEdges {
   const int32_t* indices;
-  const double* weights;   // when weights32 is null
-  const float* weights32;  // or null
-
-  GQ_HD GQ_INLINE double weight(uint64_t e) const { return weights32 ? (double)weights32[e] : weights[e]; }
+  const double* weights;
 };
 
 // Per-warp partial minima: of the slice's candidates (warp 0 reduces them to the block's offer),
@@ -539,12 +534,12 @@ GQ_HD inline void slice_dijkstra(const Grid& grid, uint32_t n, uint32_t source, 
       for (uint32_t j = 0; j < kRelaxBatch; ++j)
         if (first + k + j * grid.width < last) {
           target[j] = s.edges.indices[first + k + j * grid.width];
-          weight[j] = s.edges.weight(first + k + j * grid.width);
+          weight[j] = s.edges.weights[first + k + j * grid.width];
         }
       for (uint32_t j = 0; j < kRelaxBatch; ++j)
         if (x_first + k + j * grid.width < x_last) {
           x_target[j] = s.edges.indices[x_first + k + j * grid.width];
-          x_weight[j] = s.edges.weight(x_first + k + j * grid.width);
+          x_weight[j] = s.edges.weights[x_first + k + j * grid.width];
         }
       if (pass == 0 && rescan)
         for (uint32_t i = grid.thread; i < count; i += grid.width) {
