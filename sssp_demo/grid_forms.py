@@ -473,15 +473,24 @@ SLICED_PROFILE_WORDS = 6
 SLICED_SLOT_WORDS = 16
 
 
-def sliced_form(n: int) -> str:
-    """The form "auto" picks: the cluster where the portable cluster's slices (n /
-    PORTABLE_CLUSTER_BLOCKS keys a block) fit: about 230,000 vertices on an H200. (Larger slices
-    would fit 16 blocks, but a round's rescan of the winner's slice grows with them.)"""
+#: Edges a vertex on average from which "auto" takes the grid form even where the cluster fits:
+#: with rows this long a round waits on its edge loads, which the grid's 132 blocks share out
+#: more thinly than the cluster's 16 (the seed DAG, n = 30,000, follower on, runs 95-98: at 1 M
+#: edges the cluster 40-42 ms against the grid's 48-50; at 300 M the grid 58.8-59.6 against
+#: 60.9-62.8).
+GRID_EDGES_PER_VERTEX = 5_000
+
+
+def sliced_form(n: int, m: int = 0) -> str:
+    """The form "auto" picks for n vertices and m edges: the cluster where the portable
+    cluster's slices (n / PORTABLE_CLUSTER_BLOCKS keys a block) fit, about 230,000 vertices on an
+    H200, unless the rows are long (GRID_EDGES_PER_VERTEX); else the grid. (Larger slices would fit
+    16 blocks, but a round's rescan of the winner's slice grows with them.)"""
     try:
         sliced_shape(n, form="cluster", cluster_blocks=PORTABLE_CLUSTER_BLOCKS)
     except OutOfReach:
         return "grid"
-    return "cluster"
+    return "grid" if m >= GRID_EDGES_PER_VERTEX * max(n, 1) else "cluster"
 
 
 def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | None, lanes: int,
@@ -498,7 +507,7 @@ def _run_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | Non
     if form not in SLICED_FORMS:
         raise GQError(f"sliced form: {form!r}; allowed: {', '.join(SLICED_FORMS)}")
     if form == "auto":
-        form = sliced_form(g.n)
+        form = sliced_form(g.n, g.m)
     if form == "grid" or cluster_blocks is not None:
         return _launch_sliced(g, source, limit, budget_s, lanes, form, width, profile, cluster_blocks, follow)
     if _large_cluster_ok[0] is not False:

@@ -377,6 +377,7 @@ def test_sliced_refuses_what_does_not_fit():
     most = (attrs["MaxSharedMemoryPerBlockOptin"] - SLICED_STATIC_SHARED) // 8 * attrs["MultiProcessorCount"]
     sliced_shape(most)  # the largest graph still fits the grid form
     assert sliced_form(most) == "grid" and sliced_form(30_000) == "cluster"
+    assert sliced_form(30_000, 100_000_000) == "cluster" and sliced_form(30_000, 300_000_000) == "grid"
     room = most + 1
     chain = sp.csr_matrix((np.ones(room - 1), np.arange(1, room), np.r_[np.arange(room), room - 1]),
                           shape=(room, room))
