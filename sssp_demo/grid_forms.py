@@ -475,10 +475,11 @@ SLICED_SLOT_WORDS = 16
 
 #: Edges a vertex on average from which "auto" takes the grid form even where the cluster fits:
 #: with rows this long a round waits on its edge loads, which the grid's 132 blocks share out
-#: more thinly than the cluster's 16 (the seed DAG, n = 30,000, follower on, runs 95-98: at 1 M
-#: edges the cluster 40-42 ms against the grid's 48-50; at 300 M the grid 58.8-59.6 against
-#: 60.9-62.8).
-GRID_EDGES_PER_VERTEX = 5_000
+#: more thinly than the cluster's 16. The seed DAG (n = 30,000, follower on), grid against
+#: cluster: 48-50 / 40-42 ms at 1 M edges (runs 95-98), 61.0 / 45.6 at 100 M and 60.6 / 55.0 at
+#: 200 M (run 99), 58.8-59.6 / 60.9-62.8 at 300 M (runs 95-98): the lines cross near 270 M,
+#: 9,000 edges a vertex. (Run 99 ran with 5,000, which took the grid at 200 M.)
+GRID_EDGES_PER_VERTEX = 9_000
 
 
 def sliced_form(n: int, m: int = 0) -> str:

@@ -46,6 +46,7 @@ from sssp_demo.grid_forms import (
     OverBudget,
     kernel_shape,
     run_cuda,
+    sliced_form,
 )
 from sssp_demo.sssp import as_csr, davidson_delta
 
@@ -183,6 +184,7 @@ def sweep(record: dict, out: Path) -> None:
             rows.append(row_of(algorithm, seconds, warm, stats, exact))
             if algorithm == "pardijkstra-sliced":  # its edge layout, made once per graph (in the warm-up run)
                 rows[-1]["layout_seconds"] = next(iter(dg.sliced.values()))[-1]
+                rows[-1]["form"] = sliced_form(dg.n, dg.m)  # the form "auto" took (settings: the cluster's kernel)
                 log(f"  {algorithm}: edge layout made once in {rows[-1]['layout_seconds'] * 1e3:.1f} ms")
             log(f"  {algorithm}: median {statistics.median(seconds) * 1e3:.2f} ms of {len(seconds)} "
                 f"(warm-up {warm * 1e3:.1f} ms), rounds {stats['rounds']:,}, relaxations {stats['relaxations']:,}, "
