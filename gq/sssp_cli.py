@@ -72,7 +72,8 @@ def shorthand_params(generate: str | None, vertices: int | None, edges: int | No
 @click.option("--algorithm", default="near-far", show_default=True,
               help="near-far, bellman-ford, pardijkstra (parBucketHeap, one vertex a round), pardijkstra-batched "
                    "(Crauser's criterion: fewer rounds), pardijkstra-sliced (the same rounds over a queue cut into "
-                   "per-block slices; up to ~3.8 M vertices on an H200), or scipy (the reference).")
+                   "per-block slices, each also settling the winner's target over a least-weight edge; up to "
+                   "~3.8 M vertices on an H200), or scipy (the reference).")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write distances and predecessors to this .npz.")
