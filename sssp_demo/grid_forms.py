@@ -548,7 +548,8 @@ def _launch_sliced(g: DeviceGraph, source: int, limit: float, budget_s: float | 
     dynamic = slice_ * 8 + ((n + 1) * 4 if table_in_shared else 0)
     # The cluster's offers carry the follower (sssp/slice_dijkstra.h): each block's slice of the
     # light successors in its shared memory after the rest, where it fits.
-    light_in_shared = form == "cluster" and follow and dynamic + slice_ * 4 <= _sliced_limits()[1] - SLICED_STATIC_SHARED
+    room = _sliced_limits()[1] - SLICED_STATIC_SHARED
+    light_in_shared = form == "cluster" and follow and dynamic + slice_ * 4 <= room
     dynamic += slice_ * 4 if light_in_shared else 0
     fn.max_dynamic_shared_size_bytes = max(fn.max_dynamic_shared_size_bytes, dynamic)
     per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(fn.kernel.ptr, width, dynamic)
