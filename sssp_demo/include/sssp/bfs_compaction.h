@@ -17,14 +17,14 @@ GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint3
     frontier[0][0] = source;
     gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
   }
-  // Appends go straight in (one fetch-add a warp): nothing is held back to flush.
+  // Appends go straight in (one fetch-add a warp and batch): nothing is held back to flush.
   struct Emit {
     uint32_t* const* frontier;
     uint32_t* ctl;
     uint32_t n;
     const gq::ErrorFlag& err;
-    GQ_HD void operator()(uint32_t v, bool fresh, uint32_t level) const {
-      push_vertex(frontier[level & 1], ctl + kBfsFrontier0 + level % 3, n, v, fresh, err);
+    GQ_HD void batch(const uint32_t* v, const bool* fresh, uint32_t level) const {
+      push_vertices(frontier[level & 1], ctl + kBfsFrontier0 + level % 3, n, v, fresh, err);
     }
     GQ_HD void flush() const {}
   } emit{frontier, ctl, g.n, err};
@@ -32,8 +32,9 @@ GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint3
     const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
     const uint32_t* cur = frontier[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
+    const bool look = looks_first(grid, count);
     for_each_warp_uniform(grid, count, [&](uint32_t i, bool live) {
-      expand(g, s, live ? cur[i] : 0u, live, level + 1, chunk_count, c, err, emit);
+      expand(g, s, live ? cur[i] : 0u, live, level + 1, look, chunk_count, c, err, emit);
     });
   };
   auto check = [](uint32_t) {};

@@ -56,30 +56,43 @@ struct BfsCounts {
   uint64_t edges = 0, expanded = 0;
 };
 
-// Edge k of u: claim its head for `level` if nobody has. Every lane calls `emit(v, fresh, level)`
-// together: fresh iff this lane won v (which then belongs to the frontier of depth `level`).
+// The edges k + j * stride (j < kEdgeBatch) of u that are below `end`: claim each head for
+// `level` if nobody has. The batch's index loads, then its depth looks, then its CASes each go
+// out together, so a batch costs one round trip a stage rather than one a stage and edge: a road
+// graph's level is a chain of them, and its rows have two to four edges. Every lane calls it
+// together, then `emit.batch(v, fresh, level)`: fresh[j] iff this lane won v[j] (which then
+// belongs to the frontier of depth `level`).
+// `look`: a plain load of the depth before the CAS. On a dense level most edges meet a visited
+// vertex, and a load is cheaper than a failed CAS on the L2; on a small level (a road graph's,
+// latency-bound) it is one more round trip in the chain, and the CAS alone decides.
 template <class Emit>
-GQ_HD GQ_INLINE void visit_edge(const BfsGraph& g, const BfsState& s, uint32_t u, int64_t k, bool live,
-                                uint32_t level, BfsCounts& c, Emit& emit) {
-  bool fresh = false;
-  uint32_t v = 0;
-  if (live) {
-    ++c.edges;
-    v = (uint32_t)g.indices[k];
-    // A plain look first: most edges of a dense level meet a visited vertex, and a load is cheaper
-    // than a failed CAS.
-    if (gq::load<gq::mo::relaxed>(s.depth + v) == kUnvisited &&
-        gq::cas<gq::mo::relaxed>(s.depth + v, kUnvisited, level) == kUnvisited) {
-      gq::store<gq::mo::relaxed>(s.parent + v, u);
-      fresh = true;
-    }
+GQ_HD GQ_INLINE void visit_edges(const BfsGraph& g, const BfsState& s, uint32_t u, int64_t k, int64_t end,
+                                 int64_t stride, bool look, uint32_t level, BfsCounts& c, Emit& emit) {
+  uint32_t v[kEdgeBatch];
+  bool fresh[kEdgeBatch];
+  for (uint32_t j = 0; j < kEdgeBatch; ++j) {
+    const int64_t e = k + (int64_t)j * stride;
+    fresh[j] = e < end;
+    v[j] = fresh[j] ? (uint32_t)g.indices[e] : 0u;
+    c.edges += fresh[j] ? 1u : 0u;
   }
-  emit(v, fresh, level);
+  if (look)
+    for (uint32_t j = 0; j < kEdgeBatch; ++j)
+      fresh[j] = fresh[j] && gq::load<gq::mo::relaxed>(s.depth + v[j]) == kUnvisited;
+  for (uint32_t j = 0; j < kEdgeBatch; ++j)
+    fresh[j] = fresh[j] && gq::cas<gq::mo::relaxed>(s.depth + v[j], kUnvisited, level) == kUnvisited;
+  for (uint32_t j = 0; j < kEdgeBatch; ++j)
+    if (fresh[j]) gq::store<gq::mo::relaxed>(s.parent + v[j], u);
+  emit.batch(v, fresh, level);
 }
+
+// Whether a level of `count` frontier vertices looks before its CASes (visit_edges): when it has
+// a vertex for every thread of the grid, so that it is bound by throughput, not by its chain.
+GQ_HD GQ_INLINE bool looks_first(const Grid& grid, uint32_t count) { return count >= grid.size(); }
 
 // The neighbours of each lane's vertex u (`have`), claimed for `level` (u's depth + 1).
 template <class Emit>
-GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, uint32_t level,
+GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, uint32_t level, bool look,
                             uint32_t* chunk_count, BfsCounts& c, const gq::ErrorFlag& err, Emit& emit) {
   const int64_t begin = have ? g.indptr[u] : 0, end = have ? g.indptr[u + 1] : 0;
   const int64_t deg = end - begin;
@@ -92,14 +105,14 @@ GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bo
     if (at != s.chunk_cap)
       for (uint32_t j = 0; j < nch; ++j) s.chunks[at + j] = ((uint64_t)j << 32) | u;
   }
-  // Small rows: each lane scans its own, all lanes stepping together.
+  // Small rows: each lane scans its own, a batch of consecutive edges a step, all lanes together.
   const bool small = deg <= (int64_t)kWarp;
-  for (int64_t j = 0;; ++j) {
-    const bool live = small && j < deg;
-    if (!gq::ballot(kFullWarp, live)) break;
-    visit_edge(g, s, u, begin + j, live, level, c, emit);
+  for (int64_t j = 0;; j += kEdgeBatch) {
+    if (!gq::ballot(kFullWarp, small && j < deg)) break;
+    visit_edges(g, s, u, begin + j, small ? end : begin, 1, look, level, c, emit);
   }
-  // Medium rows: the warp scans them one after another, a lane per edge.
+  // Medium rows: the warp scans them one after another, a lane per edge, kEdgeBatch edges a lane
+  // a step.
   uint32_t mask = gq::ballot(kFullWarp, !small && !heavy);
   while (mask) {
     const uint32_t src = gq::first_lane(mask);
@@ -107,14 +120,13 @@ GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bo
     const uint32_t w = gq::shuffle(kFullWarp, u, src);
     const int64_t b = (int64_t)gq::shuffle(kFullWarp, (uint64_t)begin, src);
     const int64_t e = (int64_t)gq::shuffle(kFullWarp, (uint64_t)end, src);
-    for (int64_t k0 = b; k0 < e; k0 += kWarp) {
-      const int64_t k = k0 + gq::lane_id();
-      visit_edge(g, s, w, k, k < e, level, c, emit);
-    }
+    for (int64_t k0 = b; k0 < e; k0 += (int64_t)kWarp * kEdgeBatch)
+      visit_edges(g, s, w, k0 + gq::lane_id(), e, kWarp, look, level, c, emit);
   }
 }
 
-// The chunk phase: every warp of the grid takes chunks of the hubs deferred this level.
+// The chunk phase: every warp of the grid takes chunks of the hubs deferred this level (a hub's
+// level is dense: it looks first).
 template <class Emit>
 GQ_HD GQ_INLINE void expand_chunks(const Grid& grid, const BfsGraph& g, const BfsState& s, uint32_t nchunks,
                                    uint32_t level, BfsCounts& c, Emit& emit) {
@@ -124,10 +136,8 @@ GQ_HD GQ_INLINE void expand_chunks(const Grid& grid, const BfsGraph& g, const Bf
     const uint32_t u = (uint32_t)item;
     const int64_t b = g.indptr[u] + (int64_t)(item >> 32) * kChunk;
     const int64_t e = g.indptr[u + 1] < b + (int64_t)kChunk ? g.indptr[u + 1] : b + (int64_t)kChunk;
-    for (int64_t k0 = b; k0 < e; k0 += kWarp) {
-      const int64_t k = k0 + gq::lane_id();
-      visit_edge(g, s, u, k, k < e, level, c, emit);
-    }
+    for (int64_t k0 = b; k0 < e; k0 += (int64_t)kWarp * kEdgeBatch)
+      visit_edges(g, s, u, k0 + gq::lane_id(), e, kWarp, true, level, c, emit);
   }
 }
 

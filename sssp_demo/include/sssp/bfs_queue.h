@@ -53,6 +53,11 @@ struct QueueEmit {
     warp_count(ctl + kBfsFrontier0 + lvl % 3, fresh);
   }
 
+  // Warp-uniform: the emits of one visit_edges batch.
+  GQ_HD void batch(const uint32_t* v, const bool* fresh, uint32_t lvl) {
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) (*this)(v[j], fresh[j], lvl);
+  }
+
   // Warp-uniform. Lane l enqueues vertex number base + l of the warp's held ones; its owner is
   // the first lane whose running count passes that number (a binary search over the lanes'
   // running counts, by shuffles), and it is that lane's k-th.
@@ -108,6 +113,7 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
     const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
     uint32_t* took = ctl + kBfsTaken0 + level % 3;
     const bool tries = grid.rank() - gq::lane_id() < count;
+    const bool look = looks_first(grid, count);
     for (;;) {
       uint32_t u = 0;
       const bool got = tries && cur.try_dequeue(&u, tid, err);
@@ -115,7 +121,7 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
       if (!mask) break;
       uint32_t before = 0;
       if (gq::lane_id() == gq::first_lane(mask)) before = gq::fetch_add<gq::mo::relaxed>(took, gq::popcount(mask));
-      expand(g, s, u, got, level + 1, chunk_count, c, err, emit);
+      expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
       before = gq::shuffle(kFullWarp, before, gq::first_lane(mask));
       const bool all_taken = before + gq::popcount(mask) >= count;
       if (all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised())) break;
