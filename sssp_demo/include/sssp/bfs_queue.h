@@ -100,19 +100,22 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
   auto drain = [&](uint32_t level, BfsCounts& c) {
     const gq::Queue& cur = q[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
-    // A frontier of `count` vertices is drained by the first ceil(count / kWarp) warps, about a
-    // vertex per lane (any of them may take any vertex: they stop at EMPTY, not at a share). The
-    // rest go straight to the barrier, as the compaction form's threads without an item do, so a
-    // road graph's small frontiers do not meet a hundred thousand pollers at every level.
-    // A warp stops once one of its lanes has seen EMPTY (nobody enqueues into this queue during
-    // the level, so it stays empty), or once the level's running count of dequeues T reaches the
-    // frontier's size: either way without another dequeue, whose EMPTY answer is a chain of its
-    // own. T is added to as the warp dequeues (the add in flight while it expands), so the
-    // leader's no-loss check reads the same total; a lost vertex keeps T short, and the warps
-    // then stop at EMPTY and the check fails.
+    // A frontier of `count` vertices no larger than the grid is taken in one round: the threads
+    // of rank below `count` make one dequeue each and stop. Exactly `count` dequeues then meet
+    // `count` elements while nobody enqueues, so each gets one (a failed one would linearize at
+    // an instant the queue is empty, which needs `count` successful ones besides it). The rest
+    // go straight to the barrier, as the compaction form's threads without an item do, so a road
+    // graph's small frontiers do not meet a hundred thousand pollers at every level, and nobody
+    // asks again to be told EMPTY (a chain of its own at every level).
+    // A larger frontier is drained by every warp until one of its lanes has seen EMPTY (nobody
+    // enqueues into this queue during the level, so it stays empty), or until the level's
+    // running count of dequeues T reaches the frontier's size.
+    // T is added to as the warp dequeues (the add in flight while it expands), so the leader's
+    // no-loss check reads the same total: a lost vertex keeps T short, and the check fails.
     const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
     uint32_t* took = ctl + kBfsTaken0 + level % 3;
-    const bool tries = grid.rank() - gq::lane_id() < count;
+    const bool one_round = count <= grid.size();
+    const bool tries = !one_round || grid.rank() < count;
     const bool look = looks_first(grid, count);
     for (;;) {
       uint32_t u = 0;
@@ -124,7 +127,8 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
       expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
       before = gq::shuffle(kFullWarp, before, gq::first_lane(mask));
       const bool all_taken = before + gq::popcount(mask) >= count;
-      if (all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised())) break;
+      if (one_round || all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised()))
+        break;
     }
     emit.flush();
   };
