@@ -654,16 +654,18 @@ def run_block_heap_cuda(prog, n_keys: int, d: int, width: int = BLOCK, per_level
     return [(int(k), float(v)) if ok else None for k, v, ok in zip(keys, prios, oks)]
 
 
-#: The grid barrier probe's "no stop" (sssp::BarrierProbe::stop_after).
+#: The grid barrier probe's "no stop" and "no error" (sssp::BarrierProbe::stop_after, fail_after).
 NO_STOP = 0xFFFFFFFF
 
 
 def barrier_probe_cuda(blocks_per_sm: int, width: int, rounds: int, stop_after: int | None = None,
-                       tally: bool = True) -> tuple:
+                       tally: bool = True, fail_after: int | None = None) -> tuple:
     """The grid barrier alone on the GPU (kernels/grid_barrier.cu): `blocks_per_sm` blocks of
     `width` threads on every SM meet at `rounds` barriers, with the round tally checked after each
-    (`tally`) or not (then a round is the barrier alone: its cost), and the leader's stop after
-    round `stop_after`. Returns (passed per block, tally per round or None, seconds by CUDA events)."""
+    (`tally`) or not (then a round is the barrier alone: its cost), the leader's stop after round
+    `stop_after`, and an error the last thread raises in round `fail_after`. Returns (passed per
+    block, tally per round or None, seconds by CUDA events); with `fail_after`, whose error is
+    expected, the four error words come back in place of the seconds instead of an exception."""
     import cupy
 
     from queues_cuda.cuda_runtime import resident_threads
@@ -680,10 +682,13 @@ def barrier_probe_cuda(blocks_per_sm: int, width: int, rounds: int, stop_after: 
     ctl, err = cupy.zeros(WORDS, cupy.uint32), cupy.zeros(4, cupy.uint32)
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
     start.record()
-    fn((blocks,), (width,), (np.uint32(rounds), np.uint32(NO_STOP if stop_after is None else stop_after), passed,
+    fn((blocks,), (width,), (np.uint32(rounds), np.uint32(NO_STOP if stop_after is None else stop_after),
+                            np.uint32(NO_STOP if fail_after is None else fail_after), passed,
                             counts if tally else np.uint64(0), ctl, err))
     end.record()
     end.synchronize()
+    if fail_after is not None:
+        return passed.get(), (counts.get() if tally else None), err.get()
     raise_if_flagged(err.get(), "sssp_grid_barrier_probe[cuda]", f"{blocks} blocks x {width}, {rounds} rounds")
     return passed.get(), (counts.get() if tally else None), cupy.cuda.get_elapsed_time(start, end) / 1e3
 

@@ -97,7 +97,7 @@ def _library() -> ctypes.CDLL:
     lib.sssp_par_dijkstra_round_counts.restype = u32
     lib.sssp_par_dijkstra_round_counts.argtypes = [p, p, p, u32, u32, u32, u32, u32, u32, p, p]
     lib.sssp_grid_barrier_probe.restype = u32
-    lib.sssp_grid_barrier_probe.argtypes = [u32, u32, u32, p, p, p]
+    lib.sssp_grid_barrier_probe.argtypes = [u32, u32, u32, u32, p, p, p]
     return lib
 
 

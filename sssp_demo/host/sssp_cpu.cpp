@@ -369,11 +369,11 @@ uint32_t sssp_par_dijkstra_round_counts(const int64_t* indptr, const int32_t* in
 
 // The grid barrier alone (sssp/barrier_probe.h) on `threads` one-thread blocks, for
 // tests/sssp_demo/test_grid_barrier.py.
-uint32_t sssp_grid_barrier_probe(uint32_t threads, uint32_t rounds, uint32_t stop_after, uint32_t* passed,
-                                 uint64_t* tally, uint32_t* err_words) {
+uint32_t sssp_grid_barrier_probe(uint32_t threads, uint32_t rounds, uint32_t stop_after, uint32_t fail_after,
+                                 uint32_t* passed, uint64_t* tally, uint32_t* err_words) {
   std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
-    sssp::barrier_probe(grid, sssp::BarrierProbe{rounds, stop_after, passed, tally});
+    sssp::barrier_probe(grid, sssp::BarrierProbe{rounds, stop_after, fail_after, passed, tally});
   });
   return gq::load<gq::mo::acquire>(err_words);
 }

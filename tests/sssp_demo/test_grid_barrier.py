@@ -1,7 +1,8 @@
 """The software grid barrier of the grid forms (sssp/grid.h) on the CPU build: one-thread blocks,
 more of them than CI has cores. Every block passes every barrier, no block writes a round after
 the barrier that ends it, and a stop the leader asks for between two barriers ends every block at
-the next one: all leave together (the budget stops of the GPU kernels go this way)."""
+the next one: all leave together (the budget stops of the GPU kernels go this way). So does an
+error any thread raises in a round: no block starts the round after it."""
 
 import numpy as np
 import pytest
@@ -9,13 +10,16 @@ import pytest
 from sssp_demo.grid_forms import NO_STOP
 from sssp_demo.sssp import _library
 
+# gq::kCorrupt (arch.cuh), the error the probe raises in round fail_after.
+K_CORRUPT = 2
 
-def probe(threads: int, rounds: int, stop_after: int = NO_STOP):
+
+def probe(threads: int, rounds: int, stop_after: int = NO_STOP, fail_after: int = NO_STOP):
     passed = np.zeros(threads, np.uint32)
     tally = np.zeros(rounds, np.uint64)
     err = np.zeros(4, np.uint32)
-    code = _library().sssp_grid_barrier_probe(threads, rounds, stop_after, passed.ctypes.data, tally.ctypes.data,
-                                              err.ctypes.data)
+    code = _library().sssp_grid_barrier_probe(threads, rounds, stop_after, fail_after, passed.ctypes.data,
+                                              tally.ctypes.data, err.ctypes.data)
     return code, passed, tally
 
 
@@ -35,6 +39,15 @@ def test_a_stop_ends_every_block_at_the_next_barrier(threads, stop_after):
     assert passed.tolist() == [stop_after + 1] * threads
     assert (tally[: stop_after + 2] == threads * (threads + 1) // 2).all()
     assert (tally[stop_after + 2:] == 0).all()
+
+
+@pytest.mark.parametrize("threads,fail_after", [(1, 0), (4, 0), (5, 23), (9, 150)])
+def test_an_error_ends_every_block_at_the_next_barrier(threads, fail_after):
+    code, passed, tally = probe(threads, 200, fail_after=fail_after)
+    assert code == K_CORRUPT
+    assert passed.tolist() == [fail_after] * threads
+    assert (tally[: fail_after + 1] == threads * (threads + 1) // 2).all()
+    assert (tally[fail_after + 1:] == 0).all()
 
 
 # The same probe on the GPU (kernels/grid_barrier.cu): every SM's blocks, at the shapes the grid
@@ -60,3 +73,18 @@ def test_a_stop_ends_every_block_at_the_next_barrier_on_the_gpu(stop_after):
     assert passed.tolist() == [stop_after + 1] * blocks
     assert (tally[: stop_after + 2] == blocks * (blocks + 1) // 2).all()
     assert (tally[stop_after + 2:] == 0).all()
+
+
+# The error comes from the last thread of the last block, so its thread 0 must see a raise by
+# another thread of its block before it arrives.
+@pytest.mark.gpu
+@pytest.mark.parametrize("blocks_per_sm,width,fail_after", [(4, 256, 0), (1, 512, 41), (2, 1024, 999)])
+def test_an_error_ends_every_block_at_the_next_barrier_on_the_gpu(blocks_per_sm, width, fail_after):
+    from sssp_demo.grid_forms import barrier_probe_cuda
+
+    passed, tally, err = barrier_probe_cuda(blocks_per_sm, width, 1000, fail_after=fail_after)
+    blocks = passed.size
+    assert err[0] == K_CORRUPT and err[2] == fail_after
+    assert passed.tolist() == [fail_after] * blocks
+    assert (tally[: fail_after + 1] == blocks * (blocks + 1) // 2).all()
+    assert (tally[fail_after + 1:] == 0).all()

@@ -2,8 +2,10 @@
 // blocks meet at `rounds` barriers. Between two of them thread 0 of each block adds the block's
 // number plus one to the round's tally (when `tally` is given), and after each the leader checks
 // that round's tally against every block's share (a block still writing a round it had passed
-// would show) and asks for a stop after round `stop_after`. passed[b] counts the barriers block b
-// went through. Without `tally` a round is the barrier and nothing else: what it costs.
+// would show) and asks for a stop after round `stop_after`. In round `fail_after` the last thread
+// of the last block raises an error before the barrier (kCorrupt, detail the round): that barrier
+// must turn every block away (grid.h reads the flag before each block arrives, not after the
+// wait). passed[b] counts the barriers block b went through. Without `tally` a round is the barrier and nothing else: what it costs.
 // Compiled twice, like the grid forms: kernels/grid_barrier.cu and host/sssp_cpu.cpp.
 #pragma once
 #include "grid.h"
@@ -13,6 +15,7 @@ namespace sssp {
 struct BarrierProbe {
   uint32_t rounds;
   uint32_t stop_after;  // ~0u: none
+  uint32_t fail_after;  // ~0u: none
   uint32_t* passed;     // [blocks], zero to start
   uint64_t* tally;      // [rounds], zero to start; or null
 };
@@ -21,6 +24,8 @@ GQ_HD inline void barrier_probe(const Grid& grid, const BarrierProbe& p) {
   const uint64_t want = (uint64_t)grid.blocks * (grid.blocks + 1) / 2;
   for (uint32_t r = 0; r < p.rounds; ++r) {
     if (p.tally && grid.thread == 0) gq::fetch_add<gq::mo::relaxed>(p.tally + r, (uint64_t)grid.block + 1);
+    if (r == p.fail_after && grid.block + 1 == grid.blocks && grid.thread + 1 == grid.width)
+      grid.err.raise(gq::kCorrupt, gq::kSiteGridBarrier, r);
     if (!grid.sync()) return;
     if (grid.thread == 0) ++p.passed[grid.block];
     if (grid.leader()) {
