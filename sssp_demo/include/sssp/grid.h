@@ -108,12 +108,6 @@ struct Grid {
   // counter's bit as the leader reads it now.
   GQ_HD void request_stop() const {
     gq::store<gq::mo::relaxed>(ctl + kAbort, 1u);
-    stop_next_flip();
-  }
-
-  // Sets the stop bit of the flip the next barrier makes. Any block may, before it arrives there:
-  // that flip waits for its arrival, so the counter's bit still shows the flip before.
-  GQ_HD void stop_next_flip() const {
     const uint32_t next = ((uint32_t)gq::load<gq::mo::relaxed>(bar_word()) & kBarFlip) ? 0u : 1u;
     gq::fetch_or<gq::mo::relaxed>(bar_word(), 1ull << (kBarStopShift + next));
   }
@@ -138,14 +132,7 @@ struct Grid {
   // run 20 saw one leave at a barrier the others had passed, when each block read kAbort for
   // itself) reads the other parity's bit. Once a barrier stops, block 0 also sets the other
   // parity's bit, which nobody reads any more (everyone has arrived at this barrier), so every
-  // later barrier stops too.
-  //
-  // An error stops a barrier the same way: thread 0 of each block reads the error flag before its
-  // block arrives (after block_sync, so it sees every raise of the block's threads in the round)
-  // and sets the stop bit if the flag is up. So the flip says whether any block failed, and
-  // nobody reads the flag after the wait, where the read was one more round trip on every
-  // barrier's critical path (the read before the arrival overlaps the fence). A raise while a
-  // block waits (by a block that will never arrive) still ends the wait.
+  // later barrier stops too. An error stays each block's own test: it also ends every wait.
   //
   // Ordering by fences around relaxed accesses, as grid.sync() does: a fence before the arrival
   // releases the block's writes; the arrivals form one chain of read-modify-writes, which the
@@ -153,9 +140,7 @@ struct Grid {
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
-      const bool failed = err.raised();
       gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
-      if (failed) stop_next_flip();
       uint64_t* word = bar_word();
       const uint64_t add = block == 0 ? (uint64_t)(kBarFlip - (blocks - 1u)) : 1ull;
       const uint64_t was = gq::fetch_add<gq::mo::relaxed>(word, add);
@@ -182,7 +167,7 @@ struct Grid {
       const uint32_t parity = ((uint32_t)now & kBarFlip) ? 1u : 0u;
       const bool stop = flipped && ((now >> (kBarStopShift + parity)) & 1ull) != 0ull;
       if (stop && block == 0) gq::fetch_or<gq::mo::relaxed>(word, 1ull << (kBarStopShift + (parity ^ 1u)));
-      const bool go = flipped && !stop;
+      const bool go = !err.raised() && flipped && !stop;
       gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
     }
     block_sync();
