@@ -16,6 +16,7 @@
 #   tile-profile  where the tile renderer's time goes, by loop phase (tools/gpu_tile_profile.py; GQ_PROFILE_QUEUES=glfq,gwfq)
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
+#   queue-ncu   hardware counters per successful operation, balanced kernel, every queue (tools/gpu_queue_ncu.py, ncu)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
 #   fifo        FIFO conformance, >1e8 tokens (GQ_FIFO_QUEUES="glfq or gwfq" picks queues)
 #   bench-tests the GPU tests of `gq bench queues`
@@ -141,6 +142,9 @@ if want new; then
 fi
 if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
+fi
+if want queue-ncu; then
+  stage queue-ncu "${GQ_QUEUE_NCU_S:-300}" python3 tools/gpu_queue_ncu.py "$OUT/ncu"
 fi
 if want tile-profile; then
   stage tile-profile "${GQ_TILE_PROFILE_S:-150}" python3 tools/gpu_tile_profile.py "$OUT" \
