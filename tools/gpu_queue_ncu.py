@@ -1,7 +1,8 @@
 """Hardware counters per successful queue operation (issue 6, item 2), read by Nsight Compute:
 
     python3 tools/gpu_queue_ncu.py OUT_DIR [QUEUE[:THREADS] ...]
-        (default: glfq gwfq ymc ideal at 2^18 threads, sfq at 2^14)
+        (default: glfq, gwfq and the ideal ring at 2^18 threads, glfq and sfq at 2^14, ymc at 2^13:
+         YMC stalls in this kernel from 2^14 threads and SFQ from 2^15, run 14)
 
 For each queue, one run of the balanced kernel (queue_bench.cuh: every thread enqueues, then
 dequeues, over and over; 5 ms of warm-up, 20 ms of window) in a child process under `ncu`
@@ -21,9 +22,12 @@ the operation count is that of the last replay; the kernel runs for a fixed time
 does about the same work, and the figures are good to a few per cent, not exactly. Kernel replay
 serialises the kernel, but nothing else runs beside it anyway.
 
+A run whose kernel took more than twice its budget, or finished no operation inside its window,
+is marked a stall (`stall`): its figures describe a queue that was stuck, not one at work.
+
 Needs `ncu` (PATH or /usr/local/cuda/bin) and permission to read the counters; where either is
-missing it says so and exits 2. Writes OUT_DIR/queue-ncu.json (card, commit, command, one row per
-queue, every counter as read) and OUT_DIR/ncu-<queue>.csv (ncu's raw output); prints a table.
+missing it says so and exits 2. Writes one file, OUT_DIR/queue-ncu.json (card, commit, command,
+one row per queue with every counter as read and ncu's raw output); prints a table.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -43,7 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 WARMUP_S = 0.005
 WINDOW_S = 0.020
-DEFAULT = ("glfq:262144", "gwfq:262144", "ymc:262144", "ideal:262144", "sfq:16384")
+DEFAULT = ("glfq:262144", "gwfq:262144", "ideal:262144", "glfq:16384", "sfq:16384", "ymc:8192")
 METRICS = ("smsp__inst_executed.sum", "smsp__thread_inst_executed.sum", "smsp__warps_active.sum",
            "smsp__issue_active.sum", "gpu__time_duration.sum")
 STALL_PREFIX, STALL_SUFFIX = "smsp__average_warps_issue_stalled_", "_per_issue_active.ratio"
@@ -93,6 +98,7 @@ def per_op(metrics: dict[str, str], counts: dict) -> dict:
     warp_ops = ops / WARP
     get = lambda name: number(metrics.get(name, ""))  # noqa: E731
     row = {"ops": ops, "kernel_s": (get("gpu__time_duration.sum") or 0) / 1e9}
+    row["stall"] = counts.get("window_ops", 0) == 0 or row["kernel_s"] > 2 * (WARMUP_S + WINDOW_S)
     if not ops:
         return row
     inst, thread_inst = get("smsp__inst_executed.sum"), get("smsp__thread_inst_executed.sum")
@@ -135,23 +141,24 @@ def main(argv: list[str]) -> int:
     for spec in specs:
         queue, _, threads = spec.partition(":")
         threads = int(threads or 262144)
-        counts_path = out_dir / f"counts-{queue}.json"
+        counts_path = Path(tempfile.mkdtemp()) / "counts.json"
         cmd = [ncu, "--kernel-name", "gq_bench", "--launch-count", "1", "--clock-control", "none",
                "--section", "WarpStateStats", "--metrics", ",".join(METRICS), "--csv", "--page", "raw",
                "--print-units", "base", sys.executable, __file__, "--child", queue, str(threads), str(counts_path)]
         t0 = time.perf_counter()
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
-        (out_dir / f"ncu-{queue}.csv").write_text(p.stdout + ("\n# stderr\n" + p.stderr if p.stderr else ""))
         kernels = ncu_rows(p.stdout)
         if p.returncode or not kernels or not counts_path.exists():
             why = (p.stderr or p.stdout).strip().splitlines()[-3:]
             print(f"{queue}: ncu gave no counters (rc {p.returncode}): {' | '.join(why)}", file=sys.stderr)
-            record["rows"].append({"queue": queue, "threads": threads, "error": " | ".join(why)})
+            record["rows"].append({"queue": queue, "threads": threads, "error": " | ".join(why),
+                                   "ncu_output": p.stdout[-20000:] + p.stderr[-5000:]})
             if "ERR_NVGPUCTRPERM" in p.stdout + p.stderr:
                 break
             continue
         counts = json.loads(counts_path.read_text())
-        row = {**counts, **per_op(kernels[0], counts), "seconds": time.perf_counter() - t0, "counters": kernels[0]}
+        row = {**counts, **per_op(kernels[0], counts), "seconds": time.perf_counter() - t0, "counters": kernels[0],
+               "ncu_output": p.stdout[-20000:]}
         record["rows"].append(row)
         (out_dir / "queue-ncu.json").write_text(json.dumps(record, indent=1))
     (out_dir / "queue-ncu.json").write_text(json.dumps(record, indent=1))
@@ -164,7 +171,7 @@ def main(argv: list[str]) -> int:
         top = ", ".join(f"{k} {v:,.0f}" for k, v in list(r.get("stall_cycles_per_warp_op", {}).items())[:4])
         fmt = lambda x, spec: format(x, spec) if x is not None else "-"  # noqa: E731
         print(f"{r['queue']:7} {r['threads_run']:>8} {r['ops']:>11,} {fmt(r.get('thread_inst_per_op'), '8.0f')} "
-              f"{fmt(r.get('warp_cycles_per_warp_op'), '12,.0f')}  {top}")
+              f"{fmt(r.get('warp_cycles_per_warp_op'), '12,.0f')}  {'STALL ' if r['stall'] else ''}{top}")
     return 0
 
 

@@ -30,15 +30,21 @@ def test_rows_skip_logs_and_units():
 
 
 def test_per_operation_figures():
-    counts = {"all_enq_ok": 1600, "all_deq_ok": 1600}  # 3,200 operations: 100 warp operations
+    counts = {"all_enq_ok": 1600, "all_deq_ok": 1600, "window_ops": 2500}  # 3,200 operations: 100 warp ops
     row = tool.per_op(tool.ncu_rows(OUTPUT)[0], counts)
     assert row["ops"] == 3200
+    assert not row["stall"]
     assert row["kernel_s"] == pytest.approx(0.025)
     assert row["thread_inst_per_op"] == pytest.approx(64.0)
     assert row["warp_inst_per_warp_op"] == pytest.approx(64.0)
     assert row["warp_cycles_per_warp_op"] == pytest.approx(12800.0)
     # ratio x cycles with an issue / warp operations, largest first
     assert list(row["stall_cycles_per_warp_op"].items()) == [("long_scoreboard", 960.0), ("membar", 320.0)]
+
+
+def test_a_run_without_operations_in_its_window_is_a_stall():
+    counts = {"all_enq_ok": 1600, "all_deq_ok": 1600, "window_ops": 0}
+    assert tool.per_op(tool.ncu_rows(OUTPUT)[0], counts)["stall"]
 
 
 def test_no_output_no_rows():
