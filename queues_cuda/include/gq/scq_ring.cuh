@@ -140,26 +140,13 @@ struct ScqRing {
   // Enqueue an index; always succeeds while the ring holds fewer than n indices. Returns false
   // only when the spin budget ran out (the error flag is then raised). `stat` (queue_stats.cuh)
   // counts lost slot CASes and fresh tickets.
-  //
-  // The slot is not read before the CAS: the CAS first expects the word the lap before usually
-  // leaves (its index consumed, ⊥c, or on the ring's first lap the initial ⊥; the cycle one behind
-  // the ticket's, safe), which this ticket may take. A CAS that finds that word is the load and
-  // the CAS of sCQ back to back with nothing between them; one that does not returns the word,
-  // which the loop then judges as it would have judged the load's (a burnt slot, a late value).
-  // So the usual enqueue waits for one round trip on the slot instead of two.
-  GQ_HD uint64_t usual_word(uint64_t t) const {
-    const uint64_t lap_before = (cycle_of_ticket(t) - 1ull) & ((1ull << kCycleBits) - 1ull);
-    return pack(lap_before, 1, t < 4 * n ? kBot : kBotC);  // tickets start at 2n: the first lap is [2n, 4n)
-  }
-
   GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       const uint64_t t = wave_faa<mo::seq_cst>(tail());
       const uint64_t j = t % (2 * n);
       const uint64_t c = cycle_of_ticket(t);
-      uint64_t e = usual_word(t);
-      bool guess = true;
+      uint64_t e = load<mo::seq_cst>(entry(j));
       for (;;) {
         const bool older = mod_less<kCycleBits>(cycle_of_word(e), c);
         if (!(older && is_bot(index_of(e)) && (safe_of(e) || (int64_t)(load<mo::seq_cst>(head()) - t) <= 0))) break;
@@ -168,9 +155,8 @@ struct ScqRing {
           if ((int64_t)load<mo::seq_cst>(threshold()) != threshold_max()) store<mo::seq_cst>(threshold(), (uint64_t)threshold_max());
           return true;
         }
-        e = seen;  // lost the race for this slot (or the guess): decide again on what is there now
-        if (!guess) stat.add(kStatCasFails);
-        guess = false;
+        e = seen;  // lost the race for this slot; decide again on what is there now
+        stat.add(kStatCasFails);
       }
       stat.add(kStatRetries);
       if (!spin.step(err, kSiteScqEnqueue, t)) return false;
