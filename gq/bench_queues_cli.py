@@ -3,10 +3,12 @@
     gq bench queues --kernel balanced --threads 2^9..2^18 --duration 0.5
     gq bench queues --kernel split --producers 25,50,75 --queue glfq,gwfq --stats
     gq bench queues --kernel split --queue glfq,gwfq --poll-backoff 1024
+    gq bench queues --kernel balanced --threads 2^18 --queue glfq,gwfq,ideal --hw-counters
 
 Prints a table (successful operations per second, EMPTY and FULL answers per successful
 operation, stalls, conservation), writes the JSON record and a throughput-against-threads chart
-(queues_cuda/bench_queues.py does the measuring).
+(queues_cuda/bench_queues.py does the measuring; queues_cuda/hw_counters.py reads the hardware
+counters through Nsight Compute).
 """
 
 from __future__ import annotations
@@ -45,12 +47,16 @@ DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "4,8,16"}
               help="Polite polling: after an EMPTY or FULL answer a split-kernel thread backs off, "
                    "doubling from 32 ns up to NS (0: the seed's back-to-back polling). A separate build; "
                    "the balanced kernel is the same either way.")
+@click.option("--hw-counters", "hw_counters", is_flag=True,
+              help="Also read the SM's hardware counters through Nsight Compute (ncu) for one balanced run of "
+                   "each queue, at the largest thread count where it did not stall: instructions, warp-cycles "
+                   "and stall reasons per successful operation (GPU only).")
 @click.option("--json", "json_out", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where the record goes [default: benchmarks/queues-<date>.json].")
 @click.option("--chart", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Throughput-against-threads PNG [default: the JSON's name with .png].")
 def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, queue_texts, capacity, backend,
-                 stats, poll_backoff, json_out, chart) -> int:
+                 stats, poll_backoff, hw_counters, json_out, chart) -> int:
     """Successful queue operations per second against threads: balanced and split kernels."""
     from queues_cuda import bench_queues as bq
     from queues_cuda.files import write_json_atomically
@@ -62,10 +68,10 @@ def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, q
     check_output_path("--chart", chart, ".png", folder=False)
     used = resolve(backend)
     threads = bq.parse_threads(threads_text if threads_text is not None else DEFAULT_THREADS[used])
-    bq.validate(used, queues, threads, duration, warmup, runs, capacity, poll_backoff)
+    bq.validate(used, queues, threads, duration, warmup, runs, capacity, poll_backoff, hw_counters)
     json_out = json_out if json_out is not None else bq.default_json_path()
     chart = chart if chart is not None else json_out.with_suffix(".png")
-    total = bq.total_runs(queues, kernels, threads, producers, runs, stats)
+    total = bq.total_runs(queues, kernels, threads, producers, runs, stats, hw_counters)
     click.echo(f"backend {used}: {total} runs of {warmup:g} s + {duration:g} s "
                f"(about {total * (warmup + duration):.0f} s of measuring)", err=True)
 
@@ -74,7 +80,8 @@ def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, q
                                                     item_show_func=lambda s: s))
         record = bq.run_bench(used, queues, kernels, threads, producers, duration, warmup, runs, capacity, stats,
                               progress=lambda label: bar.update(1, label),
-                              on_row=lambda rec: write_json_atomically(json_out, rec), poll_backoff_ns=poll_backoff)
+                              on_row=lambda rec: write_json_atomically(json_out, rec), poll_backoff_ns=poll_backoff,
+                              hw_counters=hw_counters)
     for line in bq.table_lines(record):
         click.echo(line)
     write_json_atomically(json_out, record)

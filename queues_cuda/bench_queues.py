@@ -39,6 +39,7 @@ from pathlib import Path
 
 import numpy as np
 
+from . import hw_counters as hw
 from .build import (
     HOST_DIR,
     KERNEL_DIR,
@@ -417,8 +418,12 @@ def configurations(queues: list[str], kernels: list[str], threads: list[int], pr
 
 
 def validate(backend: str, queues: list[str], threads: list[int], window_s: float, warmup_s: float, runs: int,
-             capacity: int | None, poll_backoff_ns: int = 0) -> None:
+             capacity: int | None, poll_backoff_ns: int = 0, hw_counters: bool = False) -> None:
     """Every check before any build or launch; each names the option, the rule and the value."""
+    if hw_counters and backend != "cuda":
+        raise GQError(f"--hw-counters reads the GPU's counters: it needs the cuda backend, not {backend}")
+    if hw_counters and hw.find_ncu() is None:
+        raise GQError("--hw-counters needs Nsight Compute's ncu (on PATH or in /usr/local/cuda/bin); none found")
     if not 0 <= poll_backoff_ns <= MAX_POLL_BACKOFF_NS:
         raise GQError(f"--poll-backoff must be between 0 (off) and {MAX_POLL_BACKOFF_NS} ns, got {poll_backoff_ns}")
     if not 0 < window_s <= MAX_SECONDS:
@@ -444,15 +449,17 @@ def validate(backend: str, queues: list[str], threads: list[int], window_s: floa
 def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list[int], producers: list[int],
               window_s: float, warmup_s: float, runs: int = 5, capacity: int | None = None, stats: bool = False,
               progress: Callable[[str], None] | None = None, on_row: Callable[[dict], None] | None = None,
-              command: list[str] | None = None, poll_backoff_ns: int = 0) -> dict:
+              command: list[str] | None = None, poll_backoff_ns: int = 0, hw_counters: bool = False) -> dict:
     """The sweep: every queue x kernel (x producer split) x thread count; one record.
 
     ``backend`` is a resolved one (cuda or cpu). ``progress(label)`` is called after every run;
     ``on_row(record)`` after every configuration with the record so far, so a sweep stopped
     part-way keeps what it measured. ``poll_backoff_ns`` > 0 measures the polite-polling build
     (the split kernel backs off after a failed poll, up to that cap; settings and split rows say so).
+    ``hw_counters``: after the sweep, each queue's balanced kernel once more under ncu
+    (hw_counters.py), at the largest thread count at which its balanced runs did not stall.
     """
-    validate(backend, queues, threads, window_s, warmup_s, runs, capacity, poll_backoff_ns)
+    validate(backend, queues, threads, window_s, warmup_s, runs, capacity, poll_backoff_ns, hw_counters)
     settings = {"backend": backend, "queues": queues, "kernels": kernels, "threads": threads,
                 "producers_pct": producers, "window_s": window_s, "warmup_s": warmup_s, "runs": runs,
                 "capacity": capacity if capacity is not None else f"max(threads, {MIN_CAPACITY})",
@@ -461,7 +468,7 @@ def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list
                 "throughput": "successful enqueues + dequeues completed in the window / window",
                 "poll_backoff_ns": poll_backoff_ns}
     record = provenance(command=command if command is not None else sys.argv, kind="queue-bench",
-                        settings=settings, rows=[], stats=[])
+                        settings=settings, rows=[], stats=[], hw_counters=[])
     benches = {}
     for queue, kernel, pct, t in configurations(queues, kernels, threads, producers):
         kind = BENCH_BY_NAME[queue]
@@ -484,16 +491,37 @@ def run_bench(backend: str, queues: list[str], kernels: list[str], threads: list
                 progress(f"{queue} counters")
             if on_row:
                 on_row(record)
+    if hw_counters:
+        ncu = hw.find_ncu()
+        for queue in queues:
+            t = hw_threads(record["rows"], queue, threads)
+            record["hw_counters"].append(hw.profile(ncu, queue, t, warmup_s, window_s,
+                                                    capacity if capacity is not None else default_capacity(t)))
+            if progress:
+                progress(f"{queue} hardware counters")
+            if on_row:
+                on_row(record)
     record["finished"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     return record
 
 
+def hw_threads(rows: list[dict], queue: str, threads: list[int]) -> int:
+    """Where --hw-counters profiles a queue: the largest thread count at which its balanced runs
+    did not stall (the sweep's largest when it measured no balanced point, its smallest when all
+    of them stalled)."""
+    balanced = [r for r in rows if r["queue"] == queue and r["kernel"] == "balanced"]
+    if not balanced:
+        return threads[-1]
+    fine = [r["threads"] for r in balanced if not r["stalls"]]
+    return max(fine) if fine else min(r["threads"] for r in balanced)
+
+
 def total_runs(queues: list[str], kernels: list[str], threads: list[int], producers: list[int], runs: int,
-               stats: bool) -> int:
+               stats: bool, hw_counters: bool = False) -> int:
     n = sum(1 for _ in configurations(queues, kernels, threads, producers)) * runs
     if stats:
         n += sum(1 for _ in configurations([q for q in queues if q != IDEAL.name], kernels, threads, producers))
-    return n
+    return n + (len(queues) if hw_counters else 0)
 
 
 # ---------------------------------------------------------------------------------- output
@@ -585,6 +613,8 @@ def table_lines(record: dict) -> list[str]:
                      + (f" polite {s['poll_backoff_ns']} ns" if s.get("poll_backoff_ns") else "") + ": "
                      f"{per or ('no counts above zero' if s['counted_ops'] else 'no operations counted')}"
                      + (f"; most steps {s['max_steps']}" if s["max_steps"] is not None else ""))
+    if record.get("hw_counters"):
+        lines += hw.table_lines(record["hw_counters"])
     return lines
 
 

@@ -16,7 +16,7 @@
 #   tile-profile  where the tile renderer's time goes, by loop phase (tools/gpu_tile_profile.py; GQ_PROFILE_QUEUES=glfq,gwfq)
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
-#   queue-ncu   hardware counters per successful operation, balanced kernel, every queue (tools/gpu_queue_ncu.py, ncu)
+#   queue-ncu   hardware counters per successful operation, balanced kernel, every queue (gq bench queues --hw-counters)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
 #   fifo        FIFO conformance, >1e8 tokens (GQ_FIFO_QUEUES="glfq or gwfq" picks queues)
 #   bench-tests the GPU tests of `gq bench queues`
@@ -144,7 +144,12 @@ if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
 fi
 if want queue-ncu; then
-  stage queue-ncu "${GQ_QUEUE_NCU_S:-300}" python3 tools/gpu_queue_ncu.py "$OUT/ncu"
+  # G-WFQ-YMC stalls in the balanced kernel from 2^14 threads and SFQ from 2^15 (run 14): they get
+  # a sweep of their own, so that each is profiled at the most threads where it works.
+  stage queue-ncu "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue glfq,gwfq,ideal \
+    --threads 2^18 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu.json"
+  stage queue-ncu-small "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue ymc,sfq \
+    --threads 2^12..2^14 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu-small.json"
 fi
 if want tile-profile; then
   stage tile-profile "${GQ_TILE_PROFILE_S:-150}" python3 tools/gpu_tile_profile.py "$OUT" \

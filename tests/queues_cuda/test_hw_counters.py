@@ -1,0 +1,103 @@
+"""`gq bench queues --hw-counters` (queues_cuda/hw_counters.py): reading ncu's raw CSV, the
+per-operation arithmetic, where a queue is profiled, the refusals; on the GPU, one profile when
+ncu is there and may read the counters."""
+
+import json
+
+import pytest
+
+from gq import cli
+from queues_cuda import bench_queues as bq
+from queues_cuda import hw_counters as hw
+from queues_cuda.errors import GQError
+
+OUTPUT = """==PROF== Connected to process 1234 (/usr/bin/python3)
+some program output
+==PROF== Profiling "gq_bench": 0%....50%....100% - 9 passes
+"ID","Kernel Name","gpu__time_duration.sum","smsp__inst_executed.sum","smsp__thread_inst_executed.sum",\
+"smsp__warps_active.sum","smsp__issue_active.sum","smsp__average_warps_issue_stalled_membar_per_issue_active.ratio",\
+"smsp__average_warps_issue_stalled_long_scoreboard_per_issue_active.ratio"
+"","","ns","inst","inst","warp","cycle","ratio","ratio"
+"0","gq_bench","25,000,000","6,400","204,800","1,280,000","3,200","10","30"
+==PROF== Disconnected from process 1234
+"""
+
+
+def test_rows_skip_logs_and_units():
+    rows = hw.ncu_rows(OUTPUT)
+    assert len(rows) == 1
+    assert rows[0]["Kernel Name"] == "gq_bench"
+    assert rows[0]["smsp__inst_executed.sum"] == "6,400"
+    assert hw.ncu_rows("==ERROR== ERR_NVGPUCTRPERM - no permission\n") == []
+
+
+def test_per_operation_figures():
+    counts = {"all_enq_ok": 1600, "all_deq_ok": 1600, "stall": False}  # 3,200 operations: 100 warp operations
+    row = hw.per_op(hw.ncu_rows(OUTPUT)[0], counts)
+    assert row["ops"] == 3200 and not row["stall"]
+    assert row["kernel_s"] == pytest.approx(0.025)
+    assert row["thread_inst_per_op"] == pytest.approx(64.0)
+    assert row["warp_inst_per_warp_op"] == pytest.approx(64.0)
+    assert row["warp_cycles_per_warp_op"] == pytest.approx(12800.0)
+    # ratio x cycles with an issue / warp operations, largest first
+    assert list(row["stall_cycles_per_warp_op"].items()) == [("long_scoreboard", 960.0), ("membar", 320.0)]
+    assert hw.per_op(hw.ncu_rows(OUTPUT)[0], {**counts, "stall": True})["stall"]
+
+
+def row(queue, kernel, threads, stalls):
+    return {"queue": queue, "kernel": kernel, "threads": threads, "stalls": stalls}
+
+
+def test_profiled_at_the_largest_thread_count_that_did_not_stall():
+    rows = [row("ymc", "balanced", 2**13, 0), row("ymc", "balanced", 2**14, 2), row("ymc", "balanced", 2**18, 2),
+            row("glfq", "balanced", 2**13, 0), row("glfq", "balanced", 2**18, 0), row("glfq", "split", 2**18, 0),
+            row("sfq", "balanced", 2**13, 2), row("sfq", "balanced", 2**18, 2)]
+    threads = [2**13, 2**14, 2**18]
+    assert bq.hw_threads(rows, "ymc", threads) == 2**13
+    assert bq.hw_threads(rows, "glfq", threads) == 2**18
+    assert bq.hw_threads(rows, "sfq", threads) == 2**13  # all stalled: the smallest
+    assert bq.hw_threads(rows, "gwfq", threads) == 2**18  # no balanced point measured
+
+
+def test_refused_on_the_cpu_and_without_ncu(monkeypatch):
+    with pytest.raises(GQError, match="--hw-counters .* cuda backend"):
+        bq.validate("cpu", ["glfq"], [4], 0.01, 0.0, 1, None, hw_counters=True)
+    monkeypatch.setattr(hw, "find_ncu", lambda: None)
+    with pytest.raises(GQError, match="--hw-counters needs Nsight Compute's ncu"):
+        bq.validate("cuda", ["glfq"], [1024], 0.01, 0.0, 1, None, hw_counters=True)
+
+
+def run(capsys, *args):
+    with pytest.raises(SystemExit) as exc:
+        cli.run([str(a) for a in args])
+    out = capsys.readouterr()
+    return exc.value.code, out.out, out.err
+
+
+def test_cli_refuses_before_measuring(tmp_path, capsys):
+    out = tmp_path / "q.json"
+    code, _, err = run(capsys, "bench", "queues", "--backend", "cpu", "--queue", "glfq", "--threads", "4",
+                       "--hw-counters", "--json", out)
+    assert code == 2
+    assert "--hw-counters" in err and "cuda backend" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+@pytest.mark.gpu
+def test_gpu_profile_of_one_queue(tmp_path, capsys):
+    if hw.find_ncu() is None:
+        pytest.skip("no ncu on this machine")
+    out = tmp_path / "q.json"
+    code, stdout, err = run(capsys, "bench", "queues", "--backend", "cuda", "--queue", "glfq", "--kernel", "balanced",
+                            "--threads", "1024", "--runs", "1", "--duration", "0.01", "--warmup", "0.002",
+                            "--hw-counters", "--json", out, "--chart", tmp_path / "q.png")
+    assert code == 0, err
+    (profiled,) = json.loads(out.read_text())["hw_counters"]
+    if "error" in profiled and "ERR_NVGPUCTRPERM" in profiled["error"]:
+        pytest.skip("ncu may not read the counters here: " + profiled["error"])
+    assert "error" not in profiled, profiled["error"]
+    assert profiled["queue"] == "glfq" and profiled["threads_run"] == 1024 and not profiled["stall"]
+    assert profiled["ops"] > 0 and profiled["thread_inst_per_op"] > 10
+    assert profiled["warp_cycles_per_warp_op"] > 0 and profiled["stall_cycles_per_warp_op"]
+    assert "hardware counters (ncu)" in stdout
