@@ -131,7 +131,8 @@ def _child(argv: list[str]) -> int:
 
 def table_lines(rows: list[dict]) -> list[str]:
     lines = ["hardware counters (ncu), balanced kernel, per successful operation:",
-             f"  {'queue':7s} {'threads':>8s} {'inst/op':>8s} {'cycles/warp-op':>14s}  most stalled on (cycles a warp-op)"]
+             f"  {'queue':7s} {'threads':>8s} {'inst/op':>8s} {'cycles/warp-op':>14s}  "
+             "most stalled on (cycles a warp-op)"]
     for r in rows:
         if "error" in r:
             lines.append(f"  {r['queue']:7s} {r['threads']:>8d}  no counters: {r['error'][:100]}")

@@ -54,7 +54,7 @@ def assert_no_round_after(passed, tally, fail_after):
 
 
 @pytest.mark.parametrize("threads,fail_after", [(1, 0), (4, 0), (5, 23), (9, 150)])
-def test_an_error_ends_every_block_at_the_next_barrier(threads, fail_after):
+def test_no_block_runs_a_round_after_an_error(threads, fail_after):
     code, passed, tally = probe(threads, 200, fail_after=fail_after)
     assert code == K_CORRUPT
     assert_no_round_after(passed, tally, fail_after)
@@ -89,7 +89,7 @@ def test_a_stop_ends_every_block_at_the_next_barrier_on_the_gpu(stop_after):
 # another thread of its block before it arrives.
 @pytest.mark.gpu
 @pytest.mark.parametrize("blocks_per_sm,width,fail_after", [(4, 256, 0), (1, 512, 41), (2, 1024, 999)])
-def test_an_error_ends_every_block_at_the_next_barrier_on_the_gpu(blocks_per_sm, width, fail_after):
+def test_no_block_runs_a_round_after_an_error_on_the_gpu(blocks_per_sm, width, fail_after):
     from sssp_demo.grid_forms import barrier_probe_cuda
 
     passed, tally, err = barrier_probe_cuda(blocks_per_sm, width, 1000, fail_after=fail_after)

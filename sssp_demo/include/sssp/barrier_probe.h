@@ -5,7 +5,8 @@
 // would show) and asks for a stop after round `stop_after`. In round `fail_after` the last thread
 // of the last block raises an error before the barrier (kCorrupt, detail the round): that barrier
 // must turn every block away, so no block runs a round after a failed one. passed[b] counts the
-// barriers block b went through. Without `tally` a round is the barrier and nothing else: what it costs.
+// barriers block b went through. Without `tally` a round is the barrier and nothing else: what
+// it costs.
 // Compiled twice, like the grid forms: kernels/grid_barrier.cu and host/sssp_cpu.cpp.
 #pragma once
 #include "grid.h"
