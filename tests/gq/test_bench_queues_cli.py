@@ -80,3 +80,34 @@ def test_bad_input_is_one_line_exit_2(tmp_path, capsys, monkeypatch, args, words
 def test_backend_cuda_without_gpu_is_refused(capsys):
     code, _, err = run(capsys, "bench", "queues", "--backend", "cuda")
     assert code == 2 and "--backend cuda: no GPU available" in err
+
+
+def test_hw_counters_refused_before_measuring(tmp_path, capsys):
+    out = tmp_path / "q.json"
+    code, _, err = run(capsys, "bench", "queues", "--backend", "cpu", "--queue", "glfq", "--threads", "4",
+                       "--hw-counters", "--json", out)
+    assert code == 2
+    assert "--hw-counters" in err and "cuda backend" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+@pytest.mark.gpu
+def test_gpu_hw_counters_of_one_queue(tmp_path, capsys):
+    from queues_cuda import hw_counters as hw
+
+    if hw.find_ncu() is None:
+        pytest.skip("no ncu on this machine")
+    out = tmp_path / "q.json"
+    code, stdout, err = run(capsys, "bench", "queues", "--backend", "cuda", "--queue", "glfq", "--kernel", "balanced",
+                            "--threads", "1024", "--runs", "1", "--duration", "0.01", "--warmup", "0.002",
+                            "--hw-counters", "--json", out, "--chart", tmp_path / "q.png")
+    assert code == 0, err
+    (profiled,) = json.loads(out.read_text())["hw_counters"]
+    if "error" in profiled and "ERR_NVGPUCTRPERM" in profiled["error"]:
+        pytest.skip("ncu may not read the counters here: " + profiled["error"])
+    assert "error" not in profiled, profiled["error"]
+    assert profiled["queue"] == "glfq" and profiled["threads_run"] == 1024 and not profiled["stall"]
+    assert profiled["ops"] > 0 and profiled["thread_inst_per_op"] > 10
+    assert profiled["warp_cycles_per_warp_op"] > 0 and profiled["stall_cycles_per_warp_op"]
+    assert "hardware counters (ncu)" in stdout

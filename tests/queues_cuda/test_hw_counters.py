@@ -1,12 +1,9 @@
-"""`gq bench queues --hw-counters` (queues_cuda/hw_counters.py): reading ncu's raw CSV, the
-per-operation arithmetic, where a queue is profiled, the refusals; on the GPU, one profile when
-ncu is there and may read the counters."""
-
-import json
+"""queues_cuda/hw_counters.py, behind `gq bench queues --hw-counters`: reading ncu's raw CSV, the
+per-operation arithmetic, where a queue is profiled, the refusals (the command itself is tested in
+tests/gq/test_bench_queues_cli.py)."""
 
 import pytest
 
-from gq import cli
 from queues_cuda import bench_queues as bq
 from queues_cuda import hw_counters as hw
 from queues_cuda.errors import GQError
@@ -65,39 +62,3 @@ def test_refused_on_the_cpu_and_without_ncu(monkeypatch):
     monkeypatch.setattr(hw, "find_ncu", lambda: None)
     with pytest.raises(GQError, match="--hw-counters needs Nsight Compute's ncu"):
         bq.validate("cuda", ["glfq"], [1024], 0.01, 0.0, 1, None, hw_counters=True)
-
-
-def run(capsys, *args):
-    with pytest.raises(SystemExit) as exc:
-        cli.run([str(a) for a in args])
-    out = capsys.readouterr()
-    return exc.value.code, out.out, out.err
-
-
-def test_cli_refuses_before_measuring(tmp_path, capsys):
-    out = tmp_path / "q.json"
-    code, _, err = run(capsys, "bench", "queues", "--backend", "cpu", "--queue", "glfq", "--threads", "4",
-                       "--hw-counters", "--json", out)
-    assert code == 2
-    assert "--hw-counters" in err and "cuda backend" in err and "Traceback" not in err
-    assert len(err.strip().splitlines()) == 1
-    assert not out.exists()
-
-
-@pytest.mark.gpu
-def test_gpu_profile_of_one_queue(tmp_path, capsys):
-    if hw.find_ncu() is None:
-        pytest.skip("no ncu on this machine")
-    out = tmp_path / "q.json"
-    code, stdout, err = run(capsys, "bench", "queues", "--backend", "cuda", "--queue", "glfq", "--kernel", "balanced",
-                            "--threads", "1024", "--runs", "1", "--duration", "0.01", "--warmup", "0.002",
-                            "--hw-counters", "--json", out, "--chart", tmp_path / "q.png")
-    assert code == 0, err
-    (profiled,) = json.loads(out.read_text())["hw_counters"]
-    if "error" in profiled and "ERR_NVGPUCTRPERM" in profiled["error"]:
-        pytest.skip("ncu may not read the counters here: " + profiled["error"])
-    assert "error" not in profiled, profiled["error"]
-    assert profiled["queue"] == "glfq" and profiled["threads_run"] == 1024 and not profiled["stall"]
-    assert profiled["ops"] > 0 and profiled["thread_inst_per_op"] > 10
-    assert profiled["warp_cycles_per_warp_op"] > 0 and profiled["stall_cycles_per_warp_op"]
-    assert "hardware counters (ncu)" in stdout
