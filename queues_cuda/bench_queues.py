@@ -538,7 +538,8 @@ def panel_of(row: dict) -> str:
 
 def chart(record: dict, png_path) -> str | None:
     """Fig. 4 of the seed: throughput against threads (log2 axis), one panel per kernel/split,
-    one line per queue (the ideal ring dashed). None when drawn, else why not."""
+    one line per queue (the ideal ring dashed); with hardware counters, one more panel for them
+    (hw_counters.draw). None when drawn, else why not."""
     try:
         from matplotlib.figure import Figure
     except ImportError:
@@ -549,10 +550,14 @@ def chart(record: dict, png_path) -> str | None:
     panels = list(dict.fromkeys(panel_of(r) for r in rows))
     if not panels:
         return "chart skipped: no rows"
-    cols = min(len(panels), 2)
-    fig = Figure(figsize=(6 * cols, 4 * math.ceil(len(panels) / cols)))
+    profiled = [r for r in record.get("hw_counters", []) if r.get("stall_cycles_per_warp_op")]
+    n = len(panels) + (1 if profiled else 0)
+    cols = min(n, 2)
+    fig = Figure(figsize=(6 * cols, 4 * math.ceil(n / cols)))
+    if profiled:
+        hw.draw(fig.add_subplot(math.ceil(n / cols), cols, n), profiled)
     for k, panel in enumerate(panels):
-        ax = fig.add_subplot(math.ceil(len(panels) / cols), cols, k + 1)
+        ax = fig.add_subplot(math.ceil(n / cols), cols, k + 1)
         for queue, poll in dict.fromkeys((r["queue"], r.get("poll_backoff_ns", 0)) for r in rows):
             pts = sorted((r["threads_run"], r["ops_per_s_median"]) for r in rows
                          if panel_of(r) == panel and r["queue"] == queue and r.get("poll_backoff_ns", 0) == poll

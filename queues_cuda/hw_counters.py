@@ -144,5 +144,37 @@ def table_lines(rows: list[dict]) -> list[str]:
     return lines
 
 
+def draw(ax, rows: list[dict]) -> None:
+    """Where a warp's cycles go per operation, one bar per profiled queue: the share of each stall
+    reason (the largest four, the rest together), with the cycles per warp operation and the
+    instructions per operation written beside it (the totals differ by orders of magnitude
+    between queues, the shares say why)."""
+    reasons = []
+    for r in rows:
+        for name in list(r["stall_cycles_per_warp_op"])[:4]:
+            if name not in reasons:
+                reasons.append(name)
+    labels = [f"{r['queue']} ({r['threads_run']:,} thr){' stalled' if r['stall'] else ''}" for r in rows]
+    left = [0.0] * len(rows)
+    for name in reasons + ["other"]:
+        shares = []
+        for r in rows:
+            cycles = r["stall_cycles_per_warp_op"]
+            total = sum(cycles.values()) or 1.0
+            part = cycles.get(name, 0.0) if name != "other" else sum(v for k, v in cycles.items() if k not in reasons)
+            shares.append(100.0 * part / total)
+        ax.barh(labels, shares, left=left, label=name)
+        left = [a + b for a, b in zip(left, shares)]
+    for i, r in enumerate(rows):
+        ax.text(101, i, f"{r['warp_cycles_per_warp_op']:,.0f} cyc, {r['thread_inst_per_op']:,.0f} inst",
+                va="center", fontsize=8)
+    ax.set_xlim(0, 150)
+    ax.set_xticks(range(0, 101, 20))
+    ax.set_xlabel("% of a warp's cycles per successful operation, by what it waited on")
+    ax.set_title("hardware counters (ncu), balanced kernel")
+    ax.invert_yaxis()
+    ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=4)
+
+
 if __name__ == "__main__":
     sys.exit(_child(sys.argv[1:]))

@@ -62,3 +62,17 @@ def test_refused_on_the_cpu_and_without_ncu(monkeypatch):
     monkeypatch.setattr(hw, "find_ncu", lambda: None)
     with pytest.raises(GQError, match="--hw-counters needs Nsight Compute's ncu"):
         bq.validate("cuda", ["glfq"], [1024], 0.01, 0.0, 1, None, hw_counters=True)
+
+
+def test_chart_gets_a_panel_for_the_counters(tmp_path):
+    pytest.importorskip("matplotlib")
+    profiled = {"queue": "glfq", "threads_run": 1024, "stall": False, "thread_inst_per_op": 350.0,
+                "warp_cycles_per_warp_op": 50000.0,
+                "stall_cycles_per_warp_op": {"membar": 35000.0, "long_scoreboard": 9000.0, "wait": 1700.0,
+                                             "branch_resolving": 1000.0, "selected": 500.0}}
+    record = {"settings": {"backend": "cuda"}, "gpu": {"name": "test card"},
+              "rows": [{"queue": "glfq", "kernel": "balanced", "producers_pct": None, "threads_run": 1024,
+                        "ops_per_s_median": 1e9}],
+              "hw_counters": [profiled, {"queue": "ymc", "threads": 1024, "error": "ncu exit 1: no permission"}]}
+    assert bq.chart(record, tmp_path / "q.png") is None
+    assert (tmp_path / "q.png").stat().st_size > 1000
