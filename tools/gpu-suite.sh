@@ -144,8 +144,8 @@ if want new || want queue-bench; then
   stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
 fi
 if want queue-ncu; then
-  # G-WFQ-YMC stalls in the balanced kernel from 2^14 threads and SFQ from 2^15 (run 14): they get
-  # a sweep of their own, so that each is profiled at the most threads where it works.
+  # G-WFQ-YMC and SFQ stall in the balanced kernel from 2^14 or 2^15 threads (runs 14 and 106): they
+  # get a sweep of their own, so that each is profiled at the most threads where it works.
   stage queue-ncu "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue glfq,gwfq,ideal \
     --threads 2^18 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu.json"
   stage queue-ncu-small "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue ymc,sfq \
