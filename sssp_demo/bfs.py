@@ -281,8 +281,7 @@ class CudaBfs:
             sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
             self.init_blocks = max(1, min(-(-self.words // BLOCK), sms * 16))
         else:
-            # sssp::FrontierRow: a vertex's row start and the vertex with its degree, 16 bytes
-            self.frontier = [cupy.empty((max(n, 1), 2), cupy.uint64) for _ in range(2)]
+            self.frontier = [cupy.empty(max(n, 1), cupy.uint32) for _ in range(2)]
 
     def launch(self, source: int, mid_event=None) -> None:
         """Queue one run on the current stream (no synchronisation); `mid_event`, if given, is

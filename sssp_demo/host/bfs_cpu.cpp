@@ -55,12 +55,12 @@ uint32_t bfs_cpu_queue(const int64_t* indptr, const int32_t* indices, uint32_t n
 uint32_t bfs_cpu_compaction(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source,
                             uint32_t threads, uint32_t* depth, uint32_t* parent, uint64_t* stats, uint32_t* err_words) {
   reset(n, source, depth, parent, stats);
-  std::vector<sssp::FrontierRow> f0(n > 0 ? n : 1), f1(n > 0 ? n : 1);
+  std::vector<uint32_t> f0(n), f1(n);
   const uint32_t cap = chunk_cap(indptr, n);
   std::vector<uint64_t> chunks(cap);
   std::vector<uint32_t> ctl(sssp::kBfsWords, 0);
   const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0};
-  sssp::FrontierRow* const frontier[2] = {f0.data(), f1.data()};
+  uint32_t* const frontier[2] = {f0.data(), f1.data()};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, frontier);
   });

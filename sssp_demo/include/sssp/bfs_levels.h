@@ -90,12 +90,11 @@ GQ_HD GQ_INLINE void visit_edges(const BfsGraph& g, const BfsState& s, uint32_t 
 // a vertex for every thread of the grid, so that it is bound by throughput, not by its chain.
 GQ_HD GQ_INLINE bool looks_first(const Grid& grid, uint32_t count) { return count >= grid.size(); }
 
-// The neighbours of each lane's vertex u (`have`), its row [begin, end), claimed for `level`
-// (u's depth + 1).
+// The neighbours of each lane's vertex u (`have`), claimed for `level` (u's depth + 1).
 template <class Emit>
-GQ_HD GQ_INLINE void expand_row(const BfsGraph& g, const BfsState& s, uint32_t u, int64_t begin, int64_t end,
-                                bool have, uint32_t level, bool look, uint32_t* chunk_count, BfsCounts& c,
-                                const gq::ErrorFlag& err, Emit& emit) {
+GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, uint32_t level, bool look,
+                            uint32_t* chunk_count, BfsCounts& c, const gq::ErrorFlag& err, Emit& emit) {
+  const int64_t begin = have ? g.indptr[u] : 0, end = have ? g.indptr[u + 1] : 0;
   const int64_t deg = end - begin;
   if (have) ++c.expanded;
   // Hubs: their chunks go to the grid after the drain.
@@ -124,14 +123,6 @@ GQ_HD GQ_INLINE void expand_row(const BfsGraph& g, const BfsState& s, uint32_t u
     for (int64_t k0 = b; k0 < e; k0 += (int64_t)kWarp * kEdgeBatch)
       visit_edges(g, s, w, k0 + gq::lane_id(), e, kWarp, look, level, c, emit);
   }
-}
-
-// The same for a vertex whose row is still to be read.
-template <class Emit>
-GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, uint32_t level, bool look,
-                            uint32_t* chunk_count, BfsCounts& c, const gq::ErrorFlag& err, Emit& emit) {
-  expand_row(g, s, u, have ? g.indptr[u] : 0, have ? g.indptr[u + 1] : 0, have, level, look, chunk_count, c, err,
-             emit);
 }
 
 // The chunk phase: every warp of the grid takes chunks of the hubs deferred this level (a hub's
