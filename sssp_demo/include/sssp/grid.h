@@ -132,7 +132,9 @@ struct Grid {
   // run 20 saw one leave at a barrier the others had passed, when each block read kAbort for
   // itself) reads the other parity's bit. Once a barrier stops, block 0 also sets the other
   // parity's bit, which nobody reads any more (everyone has arrived at this barrier), so every
-  // later barrier stops too. An error stays each block's own test: it also ends every wait.
+  // later barrier stops too. An error stays each block's own test: it also ends every wait, so a
+  // block still waiting at the barrier before a failed round may leave there, one barrier early;
+  // no block passes the barrier after it (tests/sssp_demo/test_grid_barrier.py).
   //
   // Ordering by fences around relaxed accesses, as grid.sync() does: a fence before the arrival
   // releases the block's writes; the arrivals form one chain of read-modify-writes, which the
