@@ -16,7 +16,7 @@ from queues_cuda.errors import GQError, raise_if_flagged
 from queues_cuda.queues import QueueKind
 
 from .build import cpu_library
-from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish, tile_capacity
+from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish, screen_blocks, tile_capacity
 
 POLL_S = 0.1
 
@@ -32,7 +32,8 @@ def scene_args(a: SceneArrays, opts: RenderOptions) -> tuple:
 
 
 def tile_layout(lib, opts: RenderOptions, threads: int) -> tuple[int, int, int]:
-    """(capacity, words per tile queue, tiles): each tile's queue holds at most its own pixels."""
+    """(capacity, words per tile queue, tiles): each tile's queue holds at most its own blocks, and
+    every worker thread is a queue user."""
     capacity = tile_capacity(opts)
     return capacity, int(lib.rt_queue_words(capacity, threads)), opts.tiles[0] * opts.tiles[1]
 
@@ -53,9 +54,10 @@ def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=No
     else:
         capacity, stride, tiles = tile_layout(lib, opts, threads)
         queues = np.empty(tiles * stride, np.uint64)
+        masks = np.empty(screen_blocks(opts), np.uint32)  # written before read (rt/tile_queues.h)
         tx, ty = opts.tiles
-        call = lambda: lib.rt_cpu_tiles(*args, _p(pool), _p(queues), stride, capacity, threads, tx, ty,  # noqa: E731
-                                        _p(done), _p(counts), _p(err))
+        call = lambda: lib.rt_cpu_tiles(*args, _p(pool), _p(masks), _p(queues), stride, capacity,  # noqa: E731
+                                        threads, tx, ty, _p(done), _p(counts), _p(err))
     total = pixels * opts.spp
     started = time.perf_counter()
     worker = threading.Thread(target=call, name=f"gq-render-{opts.renderer}")

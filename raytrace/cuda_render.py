@@ -20,7 +20,7 @@ from queues_cuda.errors import GQError, raise_if_flagged
 from queues_cuda.queues import QueueKind
 
 from .build import cuda_module
-from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish, tile_capacity
+from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish, screen_blocks, tile_capacity
 
 u32, u64 = np.uint32, np.uint64
 NULL = np.uint64(0)  # a null pointer argument: CuPy passes the 8 bytes as they are
@@ -161,27 +161,30 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
                           "on this GPU at once (its workers wait on each other's rays)")
         tx, ty = opts.tiles
         capacity = tile_capacity(opts)
+        users = -(-threads // 32)  # one queue user per warp: its leader (rt/tile_queues.h)
+        blocks = screen_blocks(opts)
         out = cupy.zeros(1, cupy.uint64)
-        mod.get_function("rt_queue_words")((1,), (1,), (u64(capacity), u64(threads), out))
+        mod.get_function("rt_queue_words")((1,), (1,), (u64(capacity), u64(users), out))
         stride = int(out.get()[0])
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
+        masks = cupy.empty(blocks, cupy.uint32)  # written before read (rt/tile_queues.h)
         counts = cupy.zeros((threads, 3), cupy.uint64)
         marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
         start.record()
         # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
         # pool before a worker writes it.
         mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
-                                          (queues, u64(words), u64(stride), u64(capacity), u64(threads)))
+                                          (queues, u64(words), u64(stride), u64(capacity), u64(users)))
         if phases is not None:
             marks[1].record()
-        mod.get_function("rt_tiles_seed")(_grid(min(pixels, threads)), (BLOCK,),
-                                          (queues, u64(stride), u64(capacity), u64(threads), u32(opts.width),
+        mod.get_function("rt_tiles_seed")(_grid(min(blocks, users)), (BLOCK,),
+                                          (queues, u64(stride), u64(capacity), u64(users), u32(opts.width),
                                            u32(opts.height), u32(tx), u32(ty), err))
         if phases is not None:
             marks[2].record()
-        tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, queues, u64(stride), u64(capacity), u32(threads),
-                                                u32(tx), u32(ty), done, counts, err))
+        tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),
+                                                u32(threads), u32(tx), u32(ty), done, counts, err))
         end.record()
         marks.append(end)
     end.synchronize()

@@ -165,12 +165,25 @@ def render(scene, opts: RenderOptions, progress=None) -> RenderResult:
     return result
 
 
+BLOCK_W, BLOCK_H = 8, 4  # rt/pixel_order.h's screen blocks, the tile renderer's ray packets
+
+
+def screen_blocks(opts: RenderOptions) -> int:
+    """How many 8x4 screen blocks cover the image (rt::ScreenBlocks::count)."""
+    return -(-opts.width // BLOCK_W) * -(-opts.height // BLOCK_H)
+
+
 def tile_capacity(opts: RenderOptions) -> int:
-    """The most pixels any tile holds (tiles are cut at floor(x * tiles_x / width), see
-    rt/tile_queues.h): a pixel sits in at most one queue slot at a time, so each tile's queue needs
-    exactly this much room."""
+    """The most blocks any tile owns. A block belongs to the tile of its top-left pixel, and tiles
+    are cut at floor(x * tiles_x / width) (rt::TileGrid): a block sits in at most one queue slot
+    at a time, so each tile's queue needs exactly this much room."""
     tx, ty = opts.tiles
-    return -(-opts.width // tx) * -(-opts.height // ty)
+
+    def most(side: int, step: int, tiles: int) -> int:
+        firsts = np.arange(0, side, step, dtype=np.int64)
+        return int(np.bincount(firsts * tiles // side, minlength=tiles).max())
+
+    return most(opts.width, BLOCK_W, tx) * most(opts.height, BLOCK_H, ty)
 
 
 def finish(pool, opts: RenderOptions):

@@ -3,7 +3,8 @@
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
 A measuring aid, not a benchmark of record: the shipped build with each queue at several tile
-shapes, and with RT_TILE_SAMPLES=0 (one path segment per dequeue, rt/tile_queues.h). Runs 71-73
+shapes (runs 71-80 also timed RT_TILE_SAMPLES=0, one path segment per dequeue, a switch the
+ray packets of rt/tile_queues.h retired). Runs 71-73
 also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
 0-10 % faster); add a row with those defines to time it again. Each row is the median of three
 renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
@@ -39,14 +40,17 @@ arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
+    ("glfq 16x16", (), dict(queue="glfq", tiles=(16, 16))),
     ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 8x8 one segment", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(8, 8))),
+    ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
     ("gwfq 8x8", (), dict(queue="gwfq", tiles=(8, 8))),
     ("gwfq 4x4", (), dict(queue="gwfq", tiles=(4, 4))),
     ("ymc 8x8", (), dict(queue="ymc", tiles=(8, 8))),
     ("ymc 4x4", (), dict(queue="ymc", tiles=(4, 4))),
+    ("sfq 8x8", (), dict(queue="sfq", tiles=(8, 8))),
+    ("sfq 4x4", (), dict(queue="sfq", tiles=(4, 4))),
 ]
 rows, reference = [], None
 for label, defines, extra in configs:

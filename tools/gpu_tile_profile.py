@@ -7,10 +7,10 @@ For each queue (default glfq and gwfq) and scene (default spheres100 and cornell
   * the shipped build: one warm-up render, then five timed (render_cuda's CUDA events), median;
     and the compaction baseline the same way, for the ratio `gq bench render` reports;
   * the RT_PROFILE=1 build (rt/tile_profile.h): one warm-up render, the profile rows zeroed, one
-    render read back. Per warp and loop iteration, the SM clock of the warp's lowest working lane
-    splits the loop into dequeue, trace, requeue and idle; the table gives each as a share of the
-    workers' cycles, with the rest (mostly the wait at the top of the loop for the warp's other
-    lanes) last, and per working iteration the cycles of each phase.
+    render read back. Per warp and loop iteration, the SM clock of the warp's leader splits the
+    loop into dequeue, trace (the block's round), requeue and idle; the table gives each as a share
+    of the workers' cycles, with the rest (mostly the stop test) last, and per working iteration
+    the cycles of each phase.
 The profiled build's image must equal the shipped build's bit for bit (the profile only reads the
 clock); its time is reported beside the shipped one, so the profile's own cost is visible.
 

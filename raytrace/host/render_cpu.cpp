@@ -32,7 +32,7 @@ void add_counts(uint64_t* counts, const RayCounts& c) {
 
 extern "C" {
 
-int rt_abi_version() { return 2; }
+int rt_abi_version() { return 3; }
 
 uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
 
@@ -78,26 +78,26 @@ uint32_t rt_cpu_compaction(RT_SCENE_ARGS, PathState* pool, uint32_t* list_a, uin
   return 0;
 }
 
-// The tile-queue renderer on `nthreads` workers; `queues` holds tiles * stride words.
-uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* queues, uint64_t stride, uint64_t capacity,
-                      uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
-                      uint32_t* err_words) {
+// The tile-queue renderer on `nthreads` workers, each its own queue user (a one-lane warp);
+// `queues` holds tiles * stride words, `masks` one word per 8x4 block (rt/tile_queues.h).
+uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* queues, uint64_t stride,
+                      uint64_t capacity, uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done,
+                      uint64_t* counts, uint32_t* err_words) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{queues, stride, capacity, nthreads};
-  const uint64_t pixels = (uint64_t)width * height;
   const gq::ErrorFlag err{err_words};
   for (uint64_t i = 0; i < (uint64_t)g.count() * stride; ++i)
     queues[i] = rt::TileQueues::initial_word(i, stride, capacity, nthreads);
-  // Fresh items: no pool entry is read before a worker writes it (rt::kFreshItem).
-  for (uint64_t i = 0; i < pixels; ++i) rt::seed_pixel(g, tq, (uint32_t)i, (uint32_t)(i % nthreads), err);
+  // Fresh items: no pool entry or mask is read before a worker writes it (rt::kFreshItem).
+  const uint32_t blocks = g.blocks().count();
+  for (uint32_t b = 0; b < blocks; ++b) rt::seed_block(g, tq, b, b % nthreads, err);
   if (err.raised()) return gq::load<gq::mo::acquire>(err_words);
   run_threads(nthreads, [&](uint32_t tid) {
     RayCounts c{0, 0, 0};
     // Workers spread over the tiles as GPU blocks do.
-    rt::tile_worker(p, pool, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, 1u, pixels * spp,
-                    samples_done,
-                    c, err);
+    rt::tile_worker(p, pool, masks, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, tid, 1u,
+                    (uint64_t)width * height * spp, samples_done, c, err);
     add_counts(counts, c);
   });
   return gq::load<gq::mo::acquire>(err_words);

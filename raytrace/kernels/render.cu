@@ -112,31 +112,38 @@ extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_
     base[i] = rt::TileQueues::initial_word(i, stride, capacity, threads);
 }
 
-extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64_t capacity, uint64_t threads,
+// Every block enters its tile's queue, fresh (rt::kFreshItem). Thread i is queue user i: the
+// threads past the queues' user count take no part.
+extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64_t capacity, uint64_t users,
                                          uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y,
                                          uint32_t* err_words) {
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
-  const rt::TileQueues tq{base, stride, capacity, threads};
-  const uint64_t pixels = (uint64_t)width * height;
-  const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
+  const rt::TileQueues tq{base, stride, capacity, users};
+  const uint32_t blocks = g.blocks().count();
+  const uint32_t grid = gridDim.x * blockDim.x;
+  const uint32_t seeders = users < grid ? (uint32_t)users : grid;
+  const uint32_t user = blockIdx.x * blockDim.x + threadIdx.x;
+  if (user >= seeders) return;
   const gq::ErrorFlag err{err_words};
-  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < pixels; i += step)
-    rt::seed_pixel(g, tq, rt::blocked_pixel((uint32_t)i, width, height), (uint32_t)(i % threads), err);
+  for (uint32_t b = user; b < blocks; b += seeders) rt::seed_block(g, tq, b, user, err);
 }
 
+// The persistent workers: warp w of the grid is queue user w (its leader makes the operations),
+// so the queues are built for ceil(nthreads / 32) users.
 extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
-    rt_tiles(RT_SCENE_ARGS, PathState* pool, uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t nthreads,
-             uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts, uint32_t* err_words) {
+    rt_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* base, uint64_t stride, uint64_t capacity,
+             uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
+             uint32_t* err_words) {
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   // Blocks are whole warps, all converged at entry; the lanes past nthreads leave here.
   const uint32_t members = gq::ballot(0xFFFFFFFFu, tid < nthreads);
   if (tid >= nthreads) return;
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
-  const rt::TileQueues tq{base, stride, capacity, nthreads};
+  const rt::TileQueues tq{base, stride, capacity, (nthreads + 31u) / 32u};
   RayCounts c{0, 0, 0};
-  rt::tile_worker(p, pool, g, tq, blockIdx.x % g.count(), tid, members, (uint64_t)width * height * spp,
-                  samples_done, c, gq::ErrorFlag{err_words});
+  rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u, members,
+                  (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 

@@ -12,7 +12,7 @@ from render_cases import REFERENCES, lone_sphere_toml, mirror_toml, reference_pa
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
 from raytrace.build import kernel_variant
-from raytrace.render import RenderOptions, render
+from raytrace.render import RenderOptions, render, screen_blocks, tile_capacity
 from raytrace.scene import load_scene
 
 W, H, SPP = 40, 24, 2
@@ -38,14 +38,31 @@ def test_queue_equals_compaction_bit_for_bit(baselines, scene, queue, tiles, thr
 
 
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
-def test_one_segment_per_dequeue_renders_the_same_image(baselines, scene):
-    # RT_TILE_SAMPLES=0 (rt/tile_queues.h): the pixel goes back to its queue after every
-    # sample, not only after a reflection; tools/gpu_render_probe.py times the two.
-    with kernel_variant(("RT_TILE_SAMPLES=0",)):
-        r = render_case(scene, W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=4, backend="cpu")
-    base = baselines[scene]
+@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
+@pytest.mark.parametrize("tiles, threads", [((2, 3), 3), ((37, 1), 2)])
+def test_partial_blocks_equal_compaction(scene, queue, tiles, threads):
+    # 37x22: the last 8x4 block of each band is 5 pixels wide and the last band 2 rows high, so
+    # blocks hold lanes that belong to no pixel (rt::ScreenBlocks::lanes); 37x1 tiles are narrower
+    # than a block, and most of them own none.
+    w, h = 37, 22
+    base = render_case(scene, w, h, SPP, renderer="compaction", backend="cpu", threads=2)
+    r = render_case(scene, w, h, SPP, renderer="queue", queue=queue, tiles=tiles, threads=threads, backend="cpu")
     assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
     assert r.rays == base.rays
+
+
+@pytest.mark.parametrize("width, height, tiles", [(40, 24, (1, 1)), (37, 22, (2, 3)), (37, 22, (37, 1)),
+                                                  (1920, 1080, (4, 4)), (1920, 1080, (7, 5)), (9, 5, (9, 5))])
+def test_tile_capacity_is_the_most_blocks_a_tile_owns(width, height, tiles):
+    # rt::TileGrid::tile_of_block, counted block by block.
+    opts = RenderOptions(width=width, height=height, spp=1, tiles=tiles)
+    owned = {}
+    for y in range(0, height, 4):
+        for x in range(0, width, 8):
+            t = (y * tiles[1] // height, x * tiles[0] // width)
+            owned[t] = owned.get(t, 0) + 1
+    assert sum(owned.values()) == screen_blocks(opts)
+    assert tile_capacity(opts) == max(owned.values())
 
 
 def test_ray_counts_add_up(baselines):

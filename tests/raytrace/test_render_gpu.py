@@ -57,3 +57,18 @@ def test_gpu_matches_reference_png(case):
 def test_gpu_bvh_equals_every_primitive(gpu_baselines, scene):
     reference = render_case(scene, W, H, SPP, renderer="compaction", backend="cuda", accel="none")
     assert np.array_equal(reference.image.view(np.uint32), gpu_baselines[scene].image.view(np.uint32))
+
+
+@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
+@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
+@pytest.mark.parametrize("threads", [40, 7, 4096])
+def test_gpu_partial_warps_and_blocks_equal_compaction(scene, queue, threads):
+    # 37x22 leaves blocks with lanes outside the image (rt::ScreenBlocks::lanes); 40 threads are a
+    # whole warp and one of 8 lanes, 7 a single partial warp, so a warp's lanes take several of a
+    # block's pixels each (rt::tile_worker).
+    w, h = 37, 22
+    base = render_case(scene, w, h, SPP, renderer="compaction", backend="cuda")
+    r = render_case(scene, w, h, SPP, renderer="queue", queue=queue, tiles=(3, 2), threads=threads, backend="cuda")
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32)), \
+        f"{int((r.image != base.image).any(axis=2).sum())} pixels differ"
+    assert r.rays == base.rays

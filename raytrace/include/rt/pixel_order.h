@@ -26,4 +26,31 @@ GQ_HD GQ_INLINE uint32_t blocked_pixel(uint32_t i, uint32_t width, uint32_t heig
   return (band * kBlockH + r / cols) * width + group * kBlockW + r % cols;
 }
 
+// The same 8x4 blocks as units of work (the tile renderer's ray packets, rt/tile_queues.h). Block
+// b is band b / blocks_across, group b % blocks_across; its lane j is row j / kBlockW, column
+// j % kBlockW of the block, which is the lane blocked_pixel gives for a whole block. Lanes that
+// fall outside the image (the last band's and group's) belong to no pixel.
+struct ScreenBlocks {
+  uint32_t width, height;
+
+  GQ_HD GQ_INLINE uint32_t across() const { return (width + kBlockW - 1) / kBlockW; }
+  GQ_HD GQ_INLINE uint32_t count() const { return across() * ((height + kBlockH - 1) / kBlockH); }
+  GQ_HD GQ_INLINE uint32_t x0(uint32_t b) const { return b % across() * kBlockW; }
+  GQ_HD GQ_INLINE uint32_t y0(uint32_t b) const { return b / across() * kBlockH; }
+  // The block's top-left pixel: the one that decides its tile.
+  GQ_HD GQ_INLINE uint32_t first_pixel(uint32_t b) const { return y0(b) * width + x0(b); }
+  GQ_HD GQ_INLINE uint32_t pixel(uint32_t b, uint32_t lane) const {
+    return (y0(b) + lane / kBlockW) * width + x0(b) + lane % kBlockW;
+  }
+  // The lanes that hold a pixel of the image.
+  GQ_HD GQ_INLINE uint32_t lanes(uint32_t b) const {
+    const uint32_t cols = width - x0(b) < kBlockW ? width - x0(b) : kBlockW;
+    const uint32_t rows = height - y0(b) < kBlockH ? height - y0(b) : kBlockH;
+    const uint32_t row = (1u << cols) - 1u;
+    uint32_t m = 0;
+    for (uint32_t r = 0; r < rows; ++r) m |= row << (r * kBlockW);
+    return m;
+  }
+};
+
 }  // namespace rt

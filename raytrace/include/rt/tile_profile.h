@@ -2,14 +2,14 @@
 // (rt/tile_queues.h), measured with the SM clock. Built only with RT_PROFILE=1 (the A/B build of
 // tools/gpu_tile_profile.py); otherwise every call below is empty and the kernel is the shipped one.
 //
-// Per loop iteration, the warp's lowest working lane adds its own clock deltas to its warp's row:
+// Per loop iteration, the warp's leader adds its own clock deltas to its warp's row:
 //   dequeue   from the top of the loop (after the stop test) to the end of its dequeue attempts
-//   trace     its advance_path calls: the pixel's path up to its next reflection or its last
-//             sample (RT_TILE_SAMPLES), with the shadow rays
-//   requeue   its re-enqueue and finished-sample count
-//   idle      a whole iteration in which it got no ray (it polled every tile)
-// What the rows do not cover is the total minus their sum: mostly the wait at the top of the loop
-// for the warp's other lanes (their longer traces, their enqueues), and the stop test.
+//             and the block's broadcast
+//   trace     the block's round: every lane's advance_path calls, its pixel's path up to its next
+//             reflection or its last sample, with the shadow rays, until the last lane is done
+//   requeue   the block's re-enqueue
+//   idle      a whole iteration in which it got no block (it polled every tile)
+// What the rows do not cover is the total minus their sum: mostly the stop test.
 //
 // The adds are one atomic per warp and iteration on the warp's own row, so the profiled build is
 // a little slower than the shipped one; the tool reports both times.
