@@ -11,7 +11,6 @@ from render_cases import REFERENCES, lone_sphere_toml, mirror_toml, reference_pa
 
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
-from raytrace.build import kernel_variant
 from raytrace.render import RenderOptions, render, screen_blocks, tile_capacity
 from raytrace.scene import load_scene
 
