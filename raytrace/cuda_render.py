@@ -161,11 +161,10 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
                           "on this GPU at once (its workers wait on each other's rays)")
         tx, ty = opts.tiles
         capacity = tile_capacity(opts)
-        users = -(-threads // 32)  # one queue user per warp: its leader (rt/tile_queues.h)
         blocks = screen_blocks(opts)
-        out = cupy.zeros(1, cupy.uint64)
-        mod.get_function("rt_queue_words")((1,), (1,), (u64(capacity), u64(users), out))
-        stride = int(out.get()[0])
+        out = cupy.zeros(2, cupy.uint64)
+        mod.get_function("rt_tile_layout")((1,), (1,), (u64(capacity), u64(threads), out))
+        users, stride = (int(x) for x in out.get())  # a warp's dequeuing lanes are users (rt/tile_queues.h)
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
         masks = cupy.empty(blocks, cupy.uint32)  # written before read (rt/tile_queues.h)

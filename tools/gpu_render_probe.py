@@ -40,6 +40,9 @@ arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
+    ("glfq 4x4, 1 block a round", ("RT_ROUND_BLOCKS=1",), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 4x4, 2 blocks a round", ("RT_ROUND_BLOCKS=2",), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 4x4, 8 blocks a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 16x16", (), dict(queue="glfq", tiles=(16, 16))),
     ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),

@@ -101,8 +101,13 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   store_counts(counts, tid, c);
 }
 
-extern "C" __global__ void rt_queue_words(uint64_t capacity, uint64_t threads, uint64_t* out) {
-  if (blockIdx.x == 0 && threadIdx.x == 0) *out = gq::Queue::words(capacity, threads);
+// The tile queues for `threads` workers: out[0] = their queue users (rt::kRoundBlocks a warp),
+// out[1] = the words of one queue of `capacity` blocks.
+extern "C" __global__ void rt_tile_layout(uint64_t capacity, uint64_t threads, uint64_t* out) {
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  const uint64_t users = (threads + 31u) / 32u * rt::kRoundBlocks;
+  out[0] = users;
+  out[1] = gq::Queue::words(capacity, users);
 }
 
 extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_t stride, uint64_t capacity,
@@ -128,8 +133,8 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
   for (uint32_t b = user; b < blocks; b += seeders) rt::seed_block(g, tq, b, user, err);
 }
 
-// The persistent workers: warp w of the grid is queue user w (its leader makes the operations),
-// so the queues are built for ceil(nthreads / 32) users.
+// The persistent workers: warp w's lane of rank j < rt::kRoundBlocks is queue user
+// w * kRoundBlocks + j (rt_tile_layout's count).
 extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* base, uint64_t stride, uint64_t capacity,
              uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
@@ -140,9 +145,9 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   if (tid >= nthreads) return;
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
-  const rt::TileQueues tq{base, stride, capacity, (nthreads + 31u) / 32u};
+  const rt::TileQueues tq{base, stride, capacity, (nthreads + 31u) / 32u * rt::kRoundBlocks};
   RayCounts c{0, 0, 0};
-  rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u, members,
+  rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundBlocks, members,
                   (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }

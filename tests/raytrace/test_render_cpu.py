@@ -11,6 +11,7 @@ from render_cases import REFERENCES, lone_sphere_toml, mirror_toml, reference_pa
 
 from queues_cuda.errors import GQError
 from queues_cuda.queues import QUEUES
+from raytrace.build import kernel_variant
 from raytrace.render import RenderOptions, render, screen_blocks, tile_capacity
 from raytrace.scene import load_scene
 
@@ -46,6 +47,17 @@ def test_partial_blocks_equal_compaction(scene, queue, tiles, threads):
     w, h = 37, 22
     base = render_case(scene, w, h, SPP, renderer="compaction", backend="cpu", threads=2)
     r = render_case(scene, w, h, SPP, renderer="queue", queue=queue, tiles=tiles, threads=threads, backend="cpu")
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+    assert r.rays == base.rays
+
+
+@pytest.mark.parametrize("round_blocks", [1, 3])
+def test_other_round_sizes_equal_compaction(baselines, round_blocks):
+    # RT_ROUND_BLOCKS (rt/tile_queues.h): the blocks a worker takes a round.
+    with kernel_variant((f"RT_ROUND_BLOCKS={round_blocks}",)):
+        r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=4,
+                        backend="cpu")
+    base = baselines["spheres100"]
     assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
     assert r.rays == base.rays
 

@@ -9,6 +9,7 @@ import pytest
 from render_cases import REFERENCES, psnr, reference_path, render_case, srgb8, within_tolerance
 
 from queues_cuda.queues import QUEUES
+from raytrace.build import kernel_variant
 
 pytestmark = pytest.mark.gpu
 
@@ -71,4 +72,16 @@ def test_gpu_partial_warps_and_blocks_equal_compaction(scene, queue, threads):
     r = render_case(scene, w, h, SPP, renderer="queue", queue=queue, tiles=(3, 2), threads=threads, backend="cuda")
     assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32)), \
         f"{int((r.image != base.image).any(axis=2).sum())} pixels differ"
+    assert r.rays == base.rays
+
+
+@pytest.mark.parametrize("round_blocks, threads", [(1, 64), (8, 7), (8, 4096)])
+def test_gpu_other_round_sizes_equal_compaction(gpu_baselines, round_blocks, threads):
+    # RT_ROUND_BLOCKS (rt/tile_queues.h); 8 blocks a round on a warp of 7 lanes: a lane dequeues
+    # two of them.
+    with kernel_variant((f"RT_ROUND_BLOCKS={round_blocks}",)):
+        r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=threads,
+                        backend="cuda")
+    base = gpu_baselines["spheres100"]
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
     assert r.rays == base.rays

@@ -108,21 +108,34 @@ GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, 
   return got;
 }
 
+// How many blocks a worker takes a round (RT_ROUND_BLOCKS; the probe's A/B builds set others).
+// A round costs a dequeue chain and an enqueue chain whatever it carries, 15 and 13 us of the
+// warp's time under the renderer's load, against about 45 us of tracing one block (run 110,
+// spheres100, one block a round); the lanes of rank j < kRoundBlocks make one chain each at the
+// same time, so a round of k blocks pays the chains' latency once for k blocks' tracing.
+#ifndef RT_ROUND_BLOCKS
+#define RT_ROUND_BLOCKS 4
+#endif
+constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
+static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
+
 // One persistent worker: the lanes `members` of one warp (on the host, one thread: the caller's
-// own bit), whose lowest lane makes the queue operations as queue user `user`. `home` is its tile
-// (all workers of a GPU block share one); `masks` holds each queued block's lanes; the render ends
-// when `samples_done` reaches `total` (pixels x spp).
+// own bit). Its lane of rank j < kRoundBlocks is queue user `user` + j (on the host the thread
+// makes all of a round's operations as `user`). `home` is its tile (all workers of a GPU block
+// share one); `masks` holds each queued block's lanes; the render ends when `samples_done`
+// reaches `total` (pixels x spp).
 //
-// The loop is warp-uniform: every decision the lanes must share (stop, which block) is a ballot or
-// the leader's broadcast, so the lanes meet at the top of every iteration and leave together. On
-// the host the one thread runs the block's 32 lanes itself, one after another.
+// The loop is warp-uniform: every decision the lanes must share (stop, which blocks) is a ballot
+// or a broadcast, so the lanes meet at the top of every round and leave together. A round: up to
+// kRoundBlocks dequeues at once, one per dequeuing lane; every lane traces its pixel of each block
+// taken (on the host the one thread traces all 32 of each, one after another); then each block
+// whose lanes reflected goes back to its tile's queue, by the lane that took it.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_t* masks, const TileGrid& g,
                                  const TileQueues& tq, uint32_t home, uint32_t tid, uint32_t user, uint32_t members,
                                  uint64_t total, uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   const ScreenBlocks blocks = g.blocks();
-  const uint32_t leader = gq::first_lane(members);
-  const bool leads = gq::lane_id() == leader;
+  const bool leads = gq::lane_id() == gq::first_lane(members);
   const uint32_t rank = gq::popcount(members & gq::lanes_below(gq::lane_id()));
   const uint32_t nlanes = gq::popcount(members);
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
@@ -146,18 +159,21 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       if (RT_PROFILE && leads) prof.add(kProfTotal, prof.now() - t_start);
       return;
     }
-    // The leader is the lane whose iterations the profile samples (lane_id() is a volatile asm
-    // the compiler keeps: compared only in the profiled build).
+    // The leader is the lane whose rounds the profile samples (lane_id() is a volatile asm the
+    // compiler keeps: compared only in the profiled build).
     const bool sampled = RT_PROFILE && leads;
     [[maybe_unused]] const uint64_t t_top = prof.now();
-    uint32_t item = 0, got = 0;
-    if (leads) got = steal(tq, tiles, home, scatter, user, &item, err) ? 1u : 0u;
-    got = gq::shuffle(members, got, leader);
-    item = gq::shuffle(members, item, leader);
-    // The leader's dequeue (acquire) orders the block's pool entries and mask, which the lanes
-    // that enqueued it wrote, before what every lane reads next.
+    uint32_t item[kRoundBlocks] = {};
+    uint32_t got = 0;  // bit j: slot j holds a block
+    for (uint32_t j = rank; j < kRoundBlocks; j += nlanes)
+      if (steal(tq, tiles, home, scatter, user + rank, &item[j], err)) got |= 1u << j;
+    got = gq::reduce_or(members, got);
+    for (uint32_t j = 0; j < kRoundBlocks; ++j)
+      item[j] = gq::shuffle(members, item[j], gq::first_lane(gq::ballot(members, rank == j % nlanes)));
+    // Each dequeue (acquire) orders its block's pool entries and mask, which the lanes that
+    // enqueued it wrote, before what every lane reads next.
     gq::sync_lanes(members);
-    if (!got) {
+    if (got == 0) {
       const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
       if (now != seen) {  // someone finished a sample: the wait starts over
         seen = now;
@@ -172,33 +188,39 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
-    const uint32_t block = item & ~kFreshItem;
-    const bool fresh = (item & kFreshItem) != 0;
-    const uint32_t live = fresh ? blocks.lanes(block) : masks[block];
-    uint32_t reflected = 0;
-    for (uint32_t lane = rank; lane < 32u; lane += nlanes) {
+    uint32_t reflected[kRoundBlocks] = {};
+    // Block j's lane l is work w = 32 j + l: on the GPU lane l takes l, 32 + l, ...; one loop
+    // and one call site, so advance_path is inlined once (rt/compaction.h, run 21).
+    for (uint32_t w = rank; w < 32u * kRoundBlocks; w += nlanes) {
+      const uint32_t j = w / 32u, lane = w % 32u;
+      if (!((got >> j) & 1u)) continue;
+      const uint32_t block = item[j] & ~kFreshItem;
+      const bool fresh = (item[j] & kFreshItem) != 0;
+      const uint32_t live = fresh ? blocks.lanes(block) : masks[block];
       if (!((live >> lane) & 1u)) continue;
       const uint32_t pixel = blocks.pixel(block, lane);
       PathState st = fresh ? fresh_path() : pool[pixel];
       Next next;
-      for (;;) {  // one call site: advance_path is inlined once (rt/compaction.h, run 21)
+      for (;;) {
         next = advance_path(p, st, pixel, c);
         if (next != kNextSample) break;
         gq::wave_faa<gq::mo::relaxed>(samples_done);
       }
       pool[pixel] = st;
       if (next == kReflect)
-        reflected |= 1u << lane;
+        reflected[j] |= 1u << lane;
       else
         gq::wave_faa<gq::mo::relaxed>(samples_done);
     }
-    reflected = gq::reduce_or(members, reflected);
+    for (uint32_t j = 0; j < kRoundBlocks; ++j) reflected[j] = gq::reduce_or(members, reflected[j]);
     [[maybe_unused]] const uint64_t t_traced = prof.now();
-    // Every lane's pool entry before the leader's enqueue (release) hands the block on.
+    // Every lane's pool entries before the enqueues (release) hand the blocks on.
     gq::sync_lanes(members);
-    if (leads && reflected != 0) {
-      masks[block] = reflected;
-      tile_enqueue(tq.queue(g.tile_of_block(block)), block, user, err);
+    for (uint32_t j = rank; j < kRoundBlocks; j += nlanes) {
+      if (!((got >> j) & 1u) || reflected[j] == 0) continue;
+      const uint32_t block = item[j] & ~kFreshItem;
+      masks[block] = reflected[j];
+      tile_enqueue(tq.queue(g.tile_of_block(block)), block, user + rank, err);
     }
     if (sampled) {
       prof.add(kProfDequeue, t_dequeued - t_top);
