@@ -40,19 +40,18 @@ arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
-    ("glfq 4x4, 1 block a round", ("RT_ROUND_BLOCKS=1",), dict(queue="glfq", tiles=(4, 4))),
-    ("glfq 4x4, 2 blocks a round", ("RT_ROUND_BLOCKS=2",), dict(queue="glfq", tiles=(4, 4))),
-    ("glfq 4x4, 8 blocks a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(4, 4))),
-    ("glfq 16x16", (), dict(queue="glfq", tiles=(16, 16))),
-    ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 4x4, 1 block a round", ("RT_ROUND_BLOCKS=1",), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 4x4, up to 2 a round", ("RT_ROUND_BLOCKS=2",), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 4x4, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 4x4, reserve 1", ("RT_RESERVE_ROUNDS=1",), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 4x4, reserve 4", ("RT_RESERVE_ROUNDS=4",), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 8x8", (), dict(queue="glfq", tiles=(8, 8))),
     ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
-    ("gwfq 8x8", (), dict(queue="gwfq", tiles=(8, 8))),
     ("gwfq 4x4", (), dict(queue="gwfq", tiles=(4, 4))),
-    ("ymc 8x8", (), dict(queue="ymc", tiles=(8, 8))),
+    ("gwfq 2x2", (), dict(queue="gwfq", tiles=(2, 2))),
     ("ymc 4x4", (), dict(queue="ymc", tiles=(4, 4))),
-    ("sfq 8x8", (), dict(queue="sfq", tiles=(8, 8))),
     ("sfq 4x4", (), dict(queue="sfq", tiles=(4, 4))),
 ]
 rows, reference = [], None

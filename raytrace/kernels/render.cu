@@ -148,7 +148,7 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   const rt::TileQueues tq{base, stride, capacity, (nthreads + 31u) / 32u * rt::kRoundBlocks};
   RayCounts c{0, 0, 0};
   rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundBlocks, members,
-                  (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
+                  (nthreads + 31u) / 32u, (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 

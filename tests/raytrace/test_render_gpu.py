@@ -33,6 +33,17 @@ def test_gpu_queue_equals_compaction_bit_for_bit(gpu_baselines, scene, queue, ti
     assert r.rays == base.rays
 
 
+@pytest.mark.parametrize("queue", list(QUEUES))
+def test_gpu_rounds_of_several_blocks_equal_compaction(gpu_baselines, queue):
+    # 1,024 threads are 32 workers, few enough that a round takes several blocks for most of the
+    # render (rt/tile_queues.h: k = remaining / reserve, here 41,472 / 4,096 samples at first).
+    r = render_case("spheres100", W, H, SPP, renderer="queue", queue=queue, tiles=(3, 2), threads=1024,
+                    backend="cuda")
+    base = gpu_baselines["spheres100"]
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+    assert r.rays == base.rays
+
+
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
 def test_gpu_agrees_with_cpu(gpu_baselines, scene):
     cpu = render_case(scene, W, H, SPP, renderer="compaction", backend="cpu")

@@ -108,36 +108,64 @@ GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, 
   return got;
 }
 
-// How many blocks a worker takes a round (RT_ROUND_BLOCKS; the probe's A/B builds set others).
+// The position of the n-th (from 0) set bit of `mask`, which has more than n bits set.
+GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
+  uint32_t pos = 0;
+  for (uint32_t half = 16; half > 0; half >>= 1) {
+    const uint32_t low = gq::popcount(mask & ((1u << half) - 1u));
+    if (n >= low) {
+      n -= low;
+      mask >>= half;
+      pos += half;
+    }
+  }
+  return pos;
+}
+
+// How many blocks a worker may take a round (RT_ROUND_BLOCKS; the probe's A/B builds set others).
 // A round costs a dequeue chain and an enqueue chain whatever it carries, 15 and 13 us of the
 // warp's time under the renderer's load, against about 45 us of tracing one block (run 110,
-// spheres100, one block a round); the lanes of rank j < kRoundBlocks make one chain each at the
-// same time, so a round of k blocks pays the chains' latency once for k blocks' tracing.
+// spheres100, one block a round); the lanes of rank j < k make one chain each at the same time, so
+// a round of k blocks pays the chains' latency once. The cost of k blocks: a round k times as
+// long, so the render's last rounds leave more warps idle (run 111 at k = 4: cornell idle 17 ->
+// 45 % of the warps' time). So a round takes k = min(kRoundBlocks, remaining / reserve) blocks,
+// where `reserve` is kReserveRounds rounds of one fresh block for every worker: many while much
+// of the render is left, one near its end.
 #ifndef RT_ROUND_BLOCKS
 #define RT_ROUND_BLOCKS 4
 #endif
+#ifndef RT_RESERVE_ROUNDS
+#define RT_RESERVE_ROUNDS 2
+#endif
 constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
+constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
 static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
 
 // One persistent worker: the lanes `members` of one warp (on the host, one thread: the caller's
-// own bit). Its lane of rank j < kRoundBlocks is queue user `user` + j (on the host the thread
-// makes all of a round's operations as `user`). `home` is its tile (all workers of a GPU block
-// share one); `masks` holds each queued block's lanes; the render ends when `samples_done`
-// reaches `total` (pixels x spp).
+// own bit), one of `workers`. Its lane of rank j < kRoundBlocks is queue user `user` + j (on the
+// host the thread makes all of a round's operations as `user`). `home` is its tile (all workers of
+// a GPU block share one); `masks` holds each queued block's lanes; the render ends when
+// `samples_done` reaches `total` (pixels x spp).
 //
-// The loop is warp-uniform: every decision the lanes must share (stop, which blocks) is a ballot
-// or a broadcast, so the lanes meet at the top of every round and leave together. A round: up to
-// kRoundBlocks dequeues at once, one per dequeuing lane; every lane traces its pixel of each block
-// taken (on the host the one thread traces all 32 of each, one after another); then each block
-// whose lanes reflected goes back to its tile's queue, by the lane that took it.
+// The loop is warp-uniform: every decision the lanes must share (stop, how many blocks, which) is
+// a ballot or a broadcast, so the lanes meet at the top of every round and leave together. A round:
+// up to k dequeues at once, one per dequeuing lane; then the live pixels of the blocks taken are
+// dealt out to the lanes in turn, densely, as a compaction wave packs its survivors (a block that
+// comes back with few live lanes does not leave the rest of the warp idle), each lane tracing a
+// pixel's path up to its next reflection or its last sample (on the host the one thread traces
+// them all, one after another); then each block whose lanes reflected goes back to its tile's
+// queue, by the lane that took it.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_t* masks, const TileGrid& g,
                                  const TileQueues& tq, uint32_t home, uint32_t tid, uint32_t user, uint32_t members,
-                                 uint64_t total, uint64_t* samples_done, RayCounts& c, const gq::ErrorFlag& err) {
+                                 uint32_t workers, uint64_t total, uint64_t* samples_done, RayCounts& c,
+                                 const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   const ScreenBlocks blocks = g.blocks();
-  const bool leads = gq::lane_id() == gq::first_lane(members);
+  const uint32_t leader = gq::first_lane(members);
+  const bool leads = gq::lane_id() == leader;
   const uint32_t rank = gq::popcount(members & gq::lanes_below(gq::lane_id()));
   const uint32_t nlanes = gq::popcount(members);
+  const uint64_t reserve = (uint64_t)workers * 32u * p.spp * kReserveRounds;
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
   // wait ends when the count moves. On the GPU an idle round tries every tile's queue, so the
   // budget is split over the tiles (a lost ray ends the kernel within seconds, not minutes); on
@@ -154,8 +182,8 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
   [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
     // The render is done or has failed once any lane has seen so: both only ever become true.
-    const bool over = err.raised() || gq::load<gq::mo::acquire>(samples_done) >= total;
-    if (gq::ballot(members, over) != 0) {
+    const uint64_t done = gq::load<gq::mo::acquire>(samples_done);
+    if (gq::ballot(members, err.raised() || done >= total) != 0) {
       if (RT_PROFILE && leads) prof.add(kProfTotal, prof.now() - t_start);
       return;
     }
@@ -163,9 +191,12 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     // compiler keeps: compared only in the profiled build).
     const bool sampled = RT_PROFILE && leads;
     [[maybe_unused]] const uint64_t t_top = prof.now();
+    const uint64_t share = (total - done) / reserve;
+    const uint32_t k = gq::shuffle(members, share < kRoundBlocks ? (share > 1u ? (uint32_t)share : 1u) : kRoundBlocks,
+                                   leader);
     uint32_t item[kRoundBlocks] = {};
     uint32_t got = 0;  // bit j: slot j holds a block
-    for (uint32_t j = rank; j < kRoundBlocks; j += nlanes)
+    for (uint32_t j = rank; j < k; j += nlanes)
       if (steal(tq, tiles, home, scatter, user + rank, &item[j], err)) got |= 1u << j;
     got = gq::reduce_or(members, got);
     for (uint32_t j = 0; j < kRoundBlocks; ++j)
@@ -188,18 +219,21 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
-    uint32_t reflected[kRoundBlocks] = {};
-    // Block j's lane l is work w = 32 j + l: on the GPU lane l takes l, 32 + l, ...; one loop
-    // and one call site, so advance_path is inlined once (rt/compaction.h, run 21).
-    for (uint32_t w = rank; w < 32u * kRoundBlocks; w += nlanes) {
-      const uint32_t j = w / 32u, lane = w % 32u;
-      if (!((got >> j) & 1u)) continue;
+    uint32_t live[kRoundBlocks], reflected[kRoundBlocks], pixels = 0;
+    for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       const uint32_t block = item[j] & ~kFreshItem;
-      const bool fresh = (item[j] & kFreshItem) != 0;
-      const uint32_t live = fresh ? blocks.lanes(block) : masks[block];
-      if (!((live >> lane) & 1u)) continue;
-      const uint32_t pixel = blocks.pixel(block, lane);
-      PathState st = fresh ? fresh_path() : pool[pixel];
+      live[j] = !((got >> j) & 1u) ? 0u : (item[j] & kFreshItem) ? blocks.lanes(block) : masks[block];
+      reflected[j] = 0;
+      pixels += gq::popcount(live[j]);
+    }
+    // Live pixel w is block j's n-th live lane, counting the blocks in slot order. One loop and
+    // one call site, so advance_path is inlined once (rt/compaction.h, run 21).
+    for (uint32_t w = rank; w < pixels; w += nlanes) {
+      uint32_t j = 0, n = w;
+      while (n >= gq::popcount(live[j])) n -= gq::popcount(live[j++]);
+      const uint32_t lane = nth_set_bit(live[j], n);
+      const uint32_t pixel = blocks.pixel(item[j] & ~kFreshItem, lane);
+      PathState st = (item[j] & kFreshItem) ? fresh_path() : pool[pixel];
       Next next;
       for (;;) {
         next = advance_path(p, st, pixel, c);
@@ -216,8 +250,8 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     [[maybe_unused]] const uint64_t t_traced = prof.now();
     // Every lane's pool entries before the enqueues (release) hand the blocks on.
     gq::sync_lanes(members);
-    for (uint32_t j = rank; j < kRoundBlocks; j += nlanes) {
-      if (!((got >> j) & 1u) || reflected[j] == 0) continue;
+    for (uint32_t j = rank; j < k; j += nlanes) {
+      if (reflected[j] == 0) continue;
       const uint32_t block = item[j] & ~kFreshItem;
       masks[block] = reflected[j];
       tile_enqueue(tq.queue(g.tile_of_block(block)), block, user + rank, err);
