@@ -182,7 +182,12 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
   [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
     // The render is done or has failed once any lane has seen so: both only ever become true.
-    const uint64_t done = gq::load<gq::mo::acquire>(samples_done);
+    // Relaxed: a lane that sees the render done leaves and reads nothing after.
+#ifndef RT_PROBE_STOP_ACQUIRE
+#define RT_PROBE_STOP_ACQUIRE 0
+#endif
+    const uint64_t done = RT_PROBE_STOP_ACQUIRE ? gq::load<gq::mo::acquire>(samples_done)
+                                                : gq::load<gq::mo::relaxed>(samples_done);
     if (gq::ballot(members, err.raised() || done >= total) != 0) {
       if (RT_PROFILE && leads) prof.add(kProfTotal, prof.now() - t_start);
       return;
