@@ -23,7 +23,11 @@
 #include <rt/render_args.h>
 #include <rt/tile_queues.h>
 
-constexpr int kMinBlocks = 4;
+// RT_MIN_BLOCKS: a measuring aid for tools/gpu_render_probe.py (more blocks, fewer registers).
+#ifndef RT_MIN_BLOCKS
+#define RT_MIN_BLOCKS 4
+#endif
+constexpr int kMinBlocks = RT_MIN_BLOCKS;
 
 using rt::PathState;
 using rt::RayCounts;

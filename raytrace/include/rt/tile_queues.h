@@ -130,12 +130,12 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 // long, so the render's last rounds leave more warps idle (run 111 at k = 4: cornell idle 17 ->
 // 45 % of the warps' time). So a round takes k = min(kRoundBlocks, remaining / reserve) blocks,
 // where `reserve` is kReserveRounds rounds of one fresh block for every worker: many while much
-// of the render is left, one near its end.
+// of the render is left, one near its end (0: always kRoundBlocks).
 #ifndef RT_ROUND_BLOCKS
 #define RT_ROUND_BLOCKS 4
 #endif
 #ifndef RT_RESERVE_ROUNDS
-#define RT_RESERVE_ROUNDS 2
+#define RT_RESERVE_ROUNDS 1
 #endif
 constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
 constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
@@ -196,7 +196,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     // compiler keeps: compared only in the profiled build).
     const bool sampled = RT_PROFILE && leads;
     [[maybe_unused]] const uint64_t t_top = prof.now();
-    const uint64_t share = (total - done) / reserve;
+    const uint64_t share = reserve == 0 ? kRoundBlocks : (total - done) / reserve;
     const uint32_t k = gq::shuffle(members, share < kRoundBlocks ? (share > 1u ? (uint32_t)share : 1u) : kRoundBlocks,
                                    leader);
     uint32_t item[kRoundBlocks] = {};
