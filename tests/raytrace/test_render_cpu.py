@@ -51,10 +51,12 @@ def test_partial_blocks_equal_compaction(scene, queue, tiles, threads):
     assert r.rays == base.rays
 
 
-@pytest.mark.parametrize("round_blocks", [1, 3])
-def test_other_round_sizes_equal_compaction(baselines, round_blocks):
-    # RT_ROUND_BLOCKS (rt/tile_queues.h): the blocks a worker takes a round.
-    with kernel_variant((f"RT_ROUND_BLOCKS={round_blocks}",)):
+@pytest.mark.parametrize("defines", [("RT_ROUND_BLOCKS=1",), ("RT_ROUND_BLOCKS=3",), ("RT_TILE_SAMPLES=0",),
+                                     ("RT_RESERVE_ROUNDS=0",)])
+def test_other_round_shapes_equal_compaction(baselines, defines):
+    # rt/tile_queues.h's switches: the blocks a worker takes a round, one path segment a round,
+    # always the most blocks.
+    with kernel_variant(defines):
         r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=4,
                         backend="cpu")
     base = baselines["spheres100"]

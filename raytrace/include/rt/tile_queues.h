@@ -131,6 +131,16 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 // 45 % of the warps' time). So a round takes k = min(kRoundBlocks, remaining / reserve) blocks,
 // where `reserve` is kReserveRounds rounds of one fresh block for every worker: many while much
 // of the render is left, one near its end (0: always kRoundBlocks).
+// RT_TILE_SAMPLES=1 (default): a lane whose sample ends without a reflection goes straight on to
+// the pixel's next sample, as the compaction baseline's RT_WAVE_SAMPLES=1 goes on within its wave;
+// what the queues carry is then what the seed has them carry, a tile's primary work and its
+// reflection bounces. 0: one path segment a round (the pixel's block goes back after every
+// sample), a measuring aid for tools/gpu_render_probe.py. A pixel's samples run in the same order
+// either way, so no pixel changes.
+#ifndef RT_TILE_SAMPLES
+#define RT_TILE_SAMPLES 1
+#endif
+
 #ifndef RT_ROUND_BLOCKS
 #define RT_ROUND_BLOCKS 4
 #endif
@@ -242,14 +252,12 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       Next next;
       for (;;) {
         next = advance_path(p, st, pixel, c);
-        if (next != kNextSample) break;
+        if (!RT_TILE_SAMPLES || next != kNextSample) break;
         gq::wave_faa<gq::mo::relaxed>(samples_done);
       }
       pool[pixel] = st;
-      if (next == kReflect)
-        reflected[j] |= 1u << lane;
-      else
-        gq::wave_faa<gq::mo::relaxed>(samples_done);
+      if (next != kPixelDone) reflected[j] |= 1u << lane;  // the pixel stays live: its block goes back
+      if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
     }
     for (uint32_t j = 0; j < kRoundBlocks; ++j) reflected[j] = gq::reduce_or(members, reflected[j]);
     [[maybe_unused]] const uint64_t t_traced = prof.now();
