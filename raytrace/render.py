@@ -50,7 +50,7 @@ class RenderOptions:
     spp: int
     renderer: str = "queue"
     queue: str = "glfq"
-    tiles: tuple[int, int] = (4, 4)  # run 78: G-LFQ 1.67 / 7.24 ms at 4x4, 1.87 / 7.56 at 8x8 (cornell / spheres100)
+    tiles: tuple[int, int] = (2, 2)  # run 116: G-LFQ 1.24 / 5.00 ms at 2x2, 1.39 / 5.39 at 4x4 (cornell / spheres100)
     backend: str = "auto"
     threads: int | None = None
     aov: bool = False

@@ -2,9 +2,9 @@
 
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
-A measuring aid, not a benchmark of record: the shipped build with each queue at several tile
-shapes (runs 71-80 also timed RT_TILE_SAMPLES=0, one path segment per dequeue, a switch the
-ray packets of rt/tile_queues.h retired). Runs 71-73
+A measuring aid, not a benchmark of record: the shipped build beside builds with the tile
+renderer's switches (rt/tile_queues.h: RT_TILE_SAMPLES, RT_ROUND_BLOCKS, RT_RESERVE_ROUNDS) and
+the kernels' RT_MIN_BLOCKS (kernels/render.cu), at several tile shapes and queues. Runs 71-73
 also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
 0-10 % faster); add a row with those defines to time it again. Each row is the median of three
 renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's

@@ -5,19 +5,21 @@
 // is the index of an 8x4 screen block (rt/pixel_order.h), and its rays are the block's pixels
 // whose paths go on, `masks[block]` (the sCQ indirection: a 32-bit index into a pool, here of
 // PathStates and lane masks). All blocks are enqueued in the tile of their top-left pixel first;
-// then a persistent grid, no larger than what is resident, loops warp by warp: the warp's leader
-// dequeues a block from its home tile (or steals one from the others when that is empty), each
-// lane advances its pixel's path up to its next reflection (or its last sample), and the leader
-// enqueues the block again, in the same tile's queue, with the lanes that reflected. A block is
-// in at most one queue slot at a time, so a tile's queue never needs more than the tile's blocks.
+// then a persistent grid, no larger than what is resident, loops warp by warp in rounds: a few of
+// the warp's lanes each dequeue a block from its home tile (or steal one from the others when
+// that is empty), the warp advances the live pixels' paths up to their next reflection (or last
+// sample), and each block whose pixels reflected goes back to the same tile's queue with those
+// pixels live. A block is in at most one queue slot at a time, so a tile's queue never needs more
+// than the tile's blocks.
 //
-// Why packets, not one pixel an item (the code up to run 109, where every lane made its own
+// Why packets, not one pixel an item (the code before run 109, where every lane made its own
 // queue operations): a queue operation is a chain of about a dozen dependent atomics on the
 // queue's hot lines, 17-19 us of a warp's time under the renderer's load (run 72), against about
 // 13 us of tracing a ray; at 0.29 enqueues and 0.29 dequeues a ray (spheres100) half the warps
 // were in the queues at any time. A packet pays one chain for up to 32 rays, and the queues see a
-// thirty-second of the clients. What it costs: a block's lanes whose paths ended idle until the
-// block's round ends, as the compaction baseline's lanes do within a wave (rt/compaction.h).
+// thirty-second of the clients (runs 109-116: spheres100 7.24 -> 5.00 ms, cornell 1.67 -> 1.24 ms
+// with G-LFQ). What it costs: a lane whose path ended idles until its warp's round ends, as the
+// compaction baseline's lanes do within a wave (rt/compaction.h).
 //
 // Termination comes from a device counter of finished samples, never from empty queues: an
 // empty queue may only mean that every remaining ray is in another worker's hands.
@@ -122,25 +124,28 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
   return pos;
 }
 
+// RT_TILE_SAMPLES=1 (default): a lane whose sample ends without a reflection goes straight on to
+// the pixel's next sample, as the compaction baseline's RT_WAVE_SAMPLES=1 goes on within its wave;
+// what the queues carry is then what the seed has them carry, a tile's primary work and its
+// reflection bounces. 0: one path segment a round (the pixel's block goes back after every
+// sample; run 116: cornell 1.24 -> 2.11 ms, spheres100 5.00 -> 5.62 ms), a measuring aid for
+// tools/gpu_render_probe.py. A pixel's samples run in the same order either way, so no pixel
+// changes.
+#ifndef RT_TILE_SAMPLES
+#define RT_TILE_SAMPLES 1
+#endif
+
 // How many blocks a worker may take a round (RT_ROUND_BLOCKS; the probe's A/B builds set others).
 // A round costs a dequeue chain and an enqueue chain whatever it carries, 15 and 13 us of the
 // warp's time under the renderer's load, against about 45 us of tracing one block (run 110,
 // spheres100, one block a round); the lanes of rank j < k make one chain each at the same time, so
 // a round of k blocks pays the chains' latency once. The cost of k blocks: a round k times as
-// long, so the render's last rounds leave more warps idle (run 111 at k = 4: cornell idle 17 ->
-// 45 % of the warps' time). So a round takes k = min(kRoundBlocks, remaining / reserve) blocks,
-// where `reserve` is kReserveRounds rounds of one fresh block for every worker: many while much
-// of the render is left, one near its end (0: always kRoundBlocks).
-// RT_TILE_SAMPLES=1 (default): a lane whose sample ends without a reflection goes straight on to
-// the pixel's next sample, as the compaction baseline's RT_WAVE_SAMPLES=1 goes on within its wave;
-// what the queues carry is then what the seed has them carry, a tile's primary work and its
-// reflection bounces. 0: one path segment a round (the pixel's block goes back after every
-// sample), a measuring aid for tools/gpu_render_probe.py. A pixel's samples run in the same order
-// either way, so no pixel changes.
-#ifndef RT_TILE_SAMPLES
-#define RT_TILE_SAMPLES 1
-#endif
-
+// long, so the render's last rounds leave more warps idle (run 111, always 4: cornell's idle share
+// 17 -> 45 % of the warps' time). So a round takes k = min(kRoundBlocks, remaining / reserve)
+// blocks, where `reserve` is kReserveRounds rounds of one fresh block for every worker: many while
+// much of the render is left, one near its end (0: always kRoundBlocks). Run 115 (G-LFQ, 4x4
+// tiles, cornell / spheres100): at most 1, 2, 4, 8 blocks 1.56 / 6.19, 1.44 / 5.82, 1.38 / 5.41,
+// 1.41 / 5.18 ms; at 2x2, reserve 1, 2 and 0 rounds 1.32 / 5.09, 1.28 / 5.23, 1.59 / 5.52 ms.
 #ifndef RT_ROUND_BLOCKS
 #define RT_ROUND_BLOCKS 4
 #endif
@@ -192,12 +197,9 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
   [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
     // The render is done or has failed once any lane has seen so: both only ever become true.
-    // Relaxed: a lane that sees the render done leaves and reads nothing after.
-#ifndef RT_PROBE_STOP_ACQUIRE
-#define RT_PROBE_STOP_ACQUIRE 0
-#endif
-    const uint64_t done = RT_PROBE_STOP_ACQUIRE ? gq::load<gq::mo::acquire>(samples_done)
-                                                : gq::load<gq::mo::relaxed>(samples_done);
+    // Relaxed: a lane that sees the render done leaves and reads nothing after (an acquire load
+    // here timed the same, run 114).
+    const uint64_t done = gq::load<gq::mo::relaxed>(samples_done);
     if (gq::ballot(members, err.raised() || done >= total) != 0) {
       if (RT_PROFILE && leads) prof.add(kProfTotal, prof.now() - t_start);
       return;
@@ -234,11 +236,11 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
-    uint32_t live[kRoundBlocks], reflected[kRoundBlocks], pixels = 0;
+    uint32_t live[kRoundBlocks], next_live[kRoundBlocks], pixels = 0;
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       const uint32_t block = item[j] & ~kFreshItem;
       live[j] = !((got >> j) & 1u) ? 0u : (item[j] & kFreshItem) ? blocks.lanes(block) : masks[block];
-      reflected[j] = 0;
+      next_live[j] = 0;
       pixels += gq::popcount(live[j]);
     }
     // Live pixel w is block j's n-th live lane, counting the blocks in slot order. One loop and
@@ -256,17 +258,17 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
         gq::wave_faa<gq::mo::relaxed>(samples_done);
       }
       pool[pixel] = st;
-      if (next != kPixelDone) reflected[j] |= 1u << lane;  // the pixel stays live: its block goes back
+      if (next != kPixelDone) next_live[j] |= 1u << lane;  // the pixel stays live: its block goes back
       if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
     }
-    for (uint32_t j = 0; j < kRoundBlocks; ++j) reflected[j] = gq::reduce_or(members, reflected[j]);
+    for (uint32_t j = 0; j < kRoundBlocks; ++j) next_live[j] = gq::reduce_or(members, next_live[j]);
     [[maybe_unused]] const uint64_t t_traced = prof.now();
     // Every lane's pool entries before the enqueues (release) hand the blocks on.
     gq::sync_lanes(members);
     for (uint32_t j = rank; j < k; j += nlanes) {
-      if (reflected[j] == 0) continue;
+      if (next_live[j] == 0) continue;
       const uint32_t block = item[j] & ~kFreshItem;
-      masks[block] = reflected[j];
+      masks[block] = next_live[j];
       tile_enqueue(tq.queue(g.tile_of_block(block)), block, user + rank, err);
     }
     if (sampled) {
