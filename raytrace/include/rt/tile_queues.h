@@ -64,18 +64,9 @@ struct TileQueues {
   }
 };
 
-// RT_QUEUE_OUTLINE=1: the queue operations below are called, not inlined, in the GPU build (a
-// measuring aid for tools/gpu_render_probe.py: what the queue code's size does to the tracers'
-// instruction fetch).
-#if defined(RT_QUEUE_OUTLINE) && RT_QUEUE_OUTLINE && GQ_DEVICE_BUILD
-#define RT_QUEUE_CALL __noinline__
-#else
-#define RT_QUEUE_CALL GQ_INLINE
-#endif
-
 // Enqueue, retrying a transient refusal (SFQ's non-waiting enqueue can refuse while a slow
 // dequeuer still holds the slot); the queue can never be truly full.
-GQ_HD RT_QUEUE_CALL bool tile_enqueue(const gq::Queue& q, uint32_t item, uint32_t user, const gq::ErrorFlag& err) {
+GQ_HD GQ_INLINE bool tile_enqueue(const gq::Queue& q, uint32_t item, uint32_t user, const gq::ErrorFlag& err) {
   gq::Spin spin;
   while (!q.try_enqueue(item, user, err)) {
     if (err.raised()) return false;
@@ -111,7 +102,7 @@ GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uin
 // not slow the producers it waits for. (Run 73 read the other tiles' relaxed Head and Tail first,
 // a tile a lane, and tried only those that showed work: G-LFQ unchanged, G-WFQ and G-WFQ-YMC
 // 3.5x and 6x slower on cornell, the cheap polls' storm on the queues the producers use.)
-GQ_HD RT_QUEUE_CALL bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t scatter, uint32_t user,
+GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t scatter, uint32_t user,
                            uint32_t* item, const gq::ErrorFlag& err) {
   bool got = false;
   for (uint32_t k = 0; k < tiles && !got; ++k)
