@@ -117,10 +117,10 @@ extern "C" __global__ void rt_tile_layout(uint64_t capacity, uint64_t threads, u
 }
 
 extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_t stride, uint64_t capacity,
-                                         uint64_t threads) {
+                                         uint64_t users) {
   const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
   for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += step)
-    base[i] = rt::TileQueues::initial_word(i, stride, capacity, threads);
+    base[i] = rt::TileQueues::initial_word(i, stride, capacity, users);
 }
 
 // Every block enters its tile's queue, fresh (rt::kFreshItem). Thread i is queue user i: the

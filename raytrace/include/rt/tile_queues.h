@@ -54,7 +54,7 @@ struct TileQueues {
   uint64_t* base;
   uint64_t stride;    // gq::Queue::words(capacity, threads)
   uint64_t capacity;  // the most blocks any tile owns
-  uint64_t threads;   // queue users: one per warp on the GPU (its leader), every one may use every queue
+  uint64_t threads;   // queue users (kRoundBlocks a warp on the GPU, one a thread on the host); any may use any queue
 
   GQ_HD GQ_INLINE gq::Queue queue(uint32_t tile) const {
     return gq::Queue::view(base + (uint64_t)tile * stride, capacity, threads);
@@ -204,13 +204,12 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       if (RT_PROFILE && leads) prof.add(kProfTotal, prof.now() - t_start);
       return;
     }
-    // The leader is the lane whose rounds the profile samples (lane_id() is a volatile asm the
-    // compiler keeps: compared only in the profiled build).
-    const bool sampled = RT_PROFILE && leads;
+    const bool sampled = RT_PROFILE && leads;  // the profile samples the leader's rounds
     [[maybe_unused]] const uint64_t t_top = prof.now();
+    // The round's blocks, from the leader's count, so that every lane agrees.
     const uint64_t share = reserve == 0 ? kRoundBlocks : (total - done) / reserve;
-    const uint32_t k = gq::shuffle(members, share < kRoundBlocks ? (share > 1u ? (uint32_t)share : 1u) : kRoundBlocks,
-                                   leader);
+    const uint32_t mine = share >= kRoundBlocks ? kRoundBlocks : share > 1u ? (uint32_t)share : 1u;
+    const uint32_t k = gq::shuffle(members, mine, leader);
     uint32_t item[kRoundBlocks] = {};
     uint32_t got = 0;  // bit j: slot j holds a block
     for (uint32_t j = rank; j < k; j += nlanes)
