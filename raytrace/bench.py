@@ -218,7 +218,7 @@ def _chart(result: dict, Figure):
             heights.append(ratio)
             low.append(max(ratio - (m["min"] or 0.0) / base, 0.0))
             high.append(max((m["max"] or 0.0) / base - ratio, 0.0))
-            texts.append(f"{m['median']:.3g}")
+            texts.append(f"{m['median']:,.0f}")
         xs = x + (j - (len(configs) - 1) / 2) * step
         ax.bar(xs, heights, step * 0.95, yerr=[low, high], capsize=2, label=config,
                error_kw={"elinewidth": 0.8, "ecolor": "0.2"})
