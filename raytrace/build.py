@@ -42,7 +42,7 @@ def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
     lib.rt_cpu_compaction.restype = u32
     lib.rt_cpu_compaction.argtypes = scene + [p, p, p, u32, p, p]
     lib.rt_cpu_tiles.restype = u32
-    lib.rt_cpu_tiles.argtypes = scene + [p, p, p, u64, u64, u32, u32, u32, p, p, p, p]
+    lib.rt_cpu_tiles.argtypes = scene + [p, p, p, u64, u64, u32, u32, u32, p, p, p]
     lib.rt_cpu_aov.restype = None
     lib.rt_cpu_aov.argtypes = scene + [u32, p, p, p, p]
     return lib

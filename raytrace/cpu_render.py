@@ -55,10 +55,9 @@ def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=No
         capacity, stride, tiles = tile_layout(lib, opts, threads)
         queues = np.empty(tiles * stride, np.uint64)
         masks = np.empty(screen_blocks(opts), np.uint32)  # written before read (rt/tile_queues.h)
-        blocks_done = np.zeros(1, np.uint64)
         tx, ty = opts.tiles
         call = lambda: lib.rt_cpu_tiles(*args, _p(pool), _p(masks), _p(queues), stride, capacity,  # noqa: E731
-                                        threads, tx, ty, _p(done), _p(blocks_done), _p(counts), _p(err))
+                                        threads, tx, ty, _p(done), _p(counts), _p(err))
     total = pixels * opts.spp
     started = time.perf_counter()
     worker = threading.Thread(target=call, name=f"gq-render-{opts.renderer}")

@@ -168,7 +168,6 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
         masks = cupy.empty(blocks, cupy.uint32)  # written before read (rt/tile_queues.h)
-        blocks_done = cupy.zeros(1, cupy.uint64)
         counts = cupy.zeros((threads, 3), cupy.uint64)
         marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
         start.record()
@@ -184,7 +183,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         if phases is not None:
             marks[2].record()
         tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),
-                                                u32(threads), u32(tx), u32(ty), done, blocks_done, counts, err))
+                                                u32(threads), u32(tx), u32(ty), done, counts, err))
         end.record()
         marks.append(end)
     end.synchronize()

@@ -32,7 +32,7 @@ void add_counts(uint64_t* counts, const RayCounts& c) {
 
 extern "C" {
 
-int rt_abi_version() { return 4; }
+int rt_abi_version() { return 3; }
 
 uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
 
@@ -82,7 +82,7 @@ uint32_t rt_cpu_compaction(RT_SCENE_ARGS, PathState* pool, uint32_t* list_a, uin
 // `queues` holds tiles * stride words, `masks` one word per 8x4 block (rt/tile_queues.h).
 uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* queues, uint64_t stride,
                       uint64_t capacity, uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done,
-                      uint64_t* blocks_done, uint64_t* counts, uint32_t* err_words) {
+                      uint64_t* counts, uint32_t* err_words) {
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{queues, stride, capacity, nthreads};
@@ -97,7 +97,7 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t*
     RayCounts c{0, 0, 0};
     // Workers spread over the tiles as GPU blocks do.
     rt::tile_worker(p, pool, masks, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, tid, 1u, nthreads,
-                    (uint64_t)width * height * spp, samples_done, blocks_done, c, err);
+                    (uint64_t)width * height * spp, samples_done, c, err);
     add_counts(counts, c);
   });
   return gq::load<gq::mo::acquire>(err_words);

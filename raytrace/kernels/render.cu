@@ -143,8 +143,8 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
 // w * kRoundBlocks + j (rt_tile_layout's count).
 extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* base, uint64_t stride, uint64_t capacity,
-             uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* blocks_done,
-             uint64_t* counts, uint32_t* err_words) {
+             uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
+             uint32_t* err_words) {
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   // Blocks are whole warps, all converged at entry; the lanes past nthreads leave here.
   const uint32_t members = gq::ballot(0xFFFFFFFFu, tid < nthreads);
@@ -154,8 +154,7 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   const rt::TileQueues tq{base, stride, capacity, (nthreads + 31u) / 32u * rt::kRoundBlocks};
   RayCounts c{0, 0, 0};
   rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundBlocks, members,
-                  (nthreads + 31u) / 32u, (uint64_t)width * height * spp, samples_done, blocks_done, c,
-                  gq::ErrorFlag{err_words});
+                  (nthreads + 31u) / 32u, (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 

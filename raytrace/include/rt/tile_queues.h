@@ -141,18 +141,16 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 // spheres100, one block a round); the lanes of rank j < k make one chain each at the same time, so
 // a round of k blocks pays the chains' latency once. The cost of k blocks: a round k times as
 // long, so the render's last rounds leave more warps idle (run 111, always 4: cornell's idle share
-// 17 -> 45 % of the warps' time). So a round takes k = min(kRoundBlocks, unfinished / reserve)
-// blocks, where `unfinished` counts the blocks not finished yet (queued or in a round) and
-// `reserve` is kReserveRounds blocks for every worker: many while the queues are full, one when
-// the blocks left are too few to keep every worker busy for kReserveRounds rounds (0: always
-// kRoundBlocks).
-// Run 115 (G-LFQ, 4x4 tiles, cornell / spheres100, k from the samples left instead): at most 1, 2,
-// 4, 8 blocks 1.56 / 6.19, 1.44 / 5.82, 1.38 / 5.41, 1.41 / 5.18 ms.
+// 17 -> 45 % of the warps' time). So a round takes k = min(kRoundBlocks, remaining / reserve)
+// blocks, where `reserve` is kReserveRounds rounds of one fresh block for every worker: many while
+// much of the render is left, one near its end (0: always kRoundBlocks). Run 115 (G-LFQ, 4x4
+// tiles, cornell / spheres100): at most 1, 2, 4, 8 blocks 1.56 / 6.19, 1.44 / 5.82, 1.38 / 5.41,
+// 1.41 / 5.18 ms; at 2x2, reserve 1, 2 and 0 rounds 1.32 / 5.09, 1.28 / 5.23, 1.59 / 5.52 ms.
 #ifndef RT_ROUND_BLOCKS
 #define RT_ROUND_BLOCKS 4
 #endif
 #ifndef RT_RESERVE_ROUNDS
-#define RT_RESERVE_ROUNDS 2
+#define RT_RESERVE_ROUNDS 1
 #endif
 constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
 constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
@@ -161,9 +159,8 @@ static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one de
 // One persistent worker: the lanes `members` of one warp (on the host, one thread: the caller's
 // own bit), one of `workers`. Its lane of rank j < kRoundBlocks is queue user `user` + j (on the
 // host the thread makes all of a round's operations as `user`). `home` is its tile (all workers of
-// a GPU block share one); `masks` holds each queued block's lanes; `blocks_done` counts the blocks
-// whose pixels are all done (zero at the start); the render ends when `samples_done` reaches
-// `total` (pixels x spp).
+// a GPU block share one); `masks` holds each queued block's lanes; the render ends when
+// `samples_done` reaches `total` (pixels x spp).
 //
 // The loop is warp-uniform: every decision the lanes must share (stop, how many blocks, which) is
 // a ballot or a broadcast, so the lanes meet at the top of every round and leave together. A round:
@@ -175,15 +172,15 @@ static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one de
 // queue, by the lane that took it.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_t* masks, const TileGrid& g,
                                  const TileQueues& tq, uint32_t home, uint32_t tid, uint32_t user, uint32_t members,
-                                 uint32_t workers, uint64_t total, uint64_t* samples_done, uint64_t* blocks_done,
-                                 RayCounts& c, const gq::ErrorFlag& err) {
+                                 uint32_t workers, uint64_t total, uint64_t* samples_done, RayCounts& c,
+                                 const gq::ErrorFlag& err) {
   const uint32_t tiles = g.count();
   const ScreenBlocks blocks = g.blocks();
   const uint32_t leader = gq::first_lane(members);
   const bool leads = gq::lane_id() == leader;
   const uint32_t rank = gq::popcount(members & gq::lanes_below(gq::lane_id()));
   const uint32_t nlanes = gq::popcount(members);
-  const uint64_t reserve = (uint64_t)workers * kReserveRounds;
+  const uint64_t reserve = (uint64_t)workers * 32u * p.spp * kReserveRounds;
   // The idle budget bounds a wait in which no worker anywhere finishes a sample: every other
   // wait ends when the count moves. On the GPU an idle round tries every tile's queue, so the
   // budget is split over the tiles (a lost ray ends the kernel within seconds, not minutes); on
@@ -210,8 +207,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     const bool sampled = RT_PROFILE && leads;  // the profile samples the leader's rounds
     [[maybe_unused]] const uint64_t t_top = prof.now();
     // The round's blocks, from the leader's count, so that every lane agrees.
-    const uint64_t unfinished = blocks.count() - gq::load<gq::mo::relaxed>(blocks_done);
-    const uint64_t share = reserve == 0 ? kRoundBlocks : unfinished / reserve;
+    const uint64_t share = reserve == 0 ? kRoundBlocks : (total - done) / reserve;
     const uint32_t mine = share >= kRoundBlocks ? kRoundBlocks : share > 1u ? (uint32_t)share : 1u;
     const uint32_t k = gq::shuffle(members, mine, leader);
     uint32_t item[kRoundBlocks] = {};
@@ -269,11 +265,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     // Every lane's pool entries before the enqueues (release) hand the blocks on.
     gq::sync_lanes(members);
     for (uint32_t j = rank; j < k; j += nlanes) {
-      if (!((got >> j) & 1u)) continue;
-      if (next_live[j] == 0) {
-        gq::fetch_add<gq::mo::relaxed>(blocks_done, (uint64_t)1);  // a hint for the next rounds' k
-        continue;
-      }
+      if (next_live[j] == 0) continue;
       const uint32_t block = item[j] & ~kFreshItem;
       masks[block] = next_live[j];
       tile_enqueue(tq.queue(g.tile_of_block(block)), block, user + rank, err);
