@@ -40,11 +40,16 @@ arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
-    ("compaction, advance_path called", ("RT_PROBE_PATH_CALL=1",), dict(renderer="compaction")),
     ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, advance_path called", ("RT_PROBE_PATH_CALL=1",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, 6 an SM, up to 8", ("RT_MIN_BLOCKS=6", "RT_ROUND_BLOCKS=8"), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
+    ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
     ("gwfq 2x2", (), dict(queue="gwfq", tiles=(2, 2))),
-    ("gwfq 2x2, advance_path called", ("RT_PROBE_PATH_CALL=1",), dict(queue="gwfq", tiles=(2, 2))),
+    ("gwfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="gwfq", tiles=(2, 2))),
+    ("ymc 2x2", (), dict(queue="ymc", tiles=(2, 2))),
 ]
 rows, reference = [], None
 for label, defines, extra in configs:

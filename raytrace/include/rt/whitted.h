@@ -82,16 +82,8 @@ enum Next : int {
   kPixelDone = 2,   // this sample was the pixel's last
 };
 
-// RT_PROBE_PATH_CALL=1: advance_path is a called function in the GPU build, not inlined (a
-// measuring aid for tools/gpu_render_probe.py: the code's layout against instruction fetch).
-#if defined(RT_PROBE_PATH_CALL) && RT_PROBE_PATH_CALL && GQ_DEVICE_BUILD
-#define RT_PATH_FN __noinline__
-#else
-#define RT_PATH_FN GQ_INLINE
-#endif
-
 // Trace one segment of the path and say what comes next.
-GQ_HD RT_PATH_FN Next advance_path(const RenderParams& p, PathState& st, uint32_t pixel, RayCounts& c) {
+GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t pixel, RayCounts& c) {
   if (st.depth == 0) {
     float fx, fy;
     sample_offset(pixel, st.sample, strata_for(p.spp), &fx, &fy);
