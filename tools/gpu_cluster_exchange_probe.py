@@ -24,8 +24,9 @@ threads a block, and checks every block agreed on every winner.
 
 from __future__ import annotations
 
-import statistics
 import sys
+
+from launch_timing import us_per_round
 
 SOURCE = r"""
 #define BLOCKS 8
@@ -164,18 +165,10 @@ def main() -> int:
         for width in (512, 1024):
             fn = mod.get_function(f"x{width}_{mode}")
             out = cupy.zeros(BLOCKS * width // 32, cupy.uint64)
-            times = []
-            for k in range(4):
-                start, end = cupy.cuda.Event(), cupy.cuda.Event()
-                start.record()
-                fn((BLOCKS,), (width,), (cupy.uint32(rounds), out))
-                end.record()
-                end.synchronize()
-                if k:
-                    times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3 / rounds)
+            us = us_per_round(fn, (BLOCKS,), (width,), (cupy.uint32(rounds), out), rounds)
             values = out.get()
             agreed = mode == 4 or bool((values == values[0]).all())
-            print(f"{name:16s} {width:8d} {statistics.median(times):9.3f}  {agreed}")
+            print(f"{name:16s} {width:8d} {us:9.3f}  {agreed}")
     return 0
 
 

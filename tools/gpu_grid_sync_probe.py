@@ -14,8 +14,9 @@ why the grid forms use their own bounded barrier; this probe only says what the 
 
 from __future__ import annotations
 
-import statistics
 import sys
+
+from launch_timing import us_per_round
 
 SOURCE = r"""
 #include <cooperative_groups.h>
@@ -42,19 +43,11 @@ def main() -> int:
     print(f"{'threads':>8s} {'blocks/SM':>9s} {'blocks':>7s} {'us/sync':>8s}")
     for width, per_sm in SHAPES:
         blocks = sms * per_sm
-        times = []
-        for k in range(4):
-            start, end = cupy.cuda.Event(), cupy.cuda.Event()
-            start.record()
-            fn((blocks,), (width,), (cupy.uint32(rounds), out))
-            end.record()
-            end.synchronize()
-            if k:
-                times.append(cupy.cuda.get_elapsed_time(start, end) * 1e3 / rounds)
+        us = us_per_round(fn, (blocks,), (width,), (cupy.uint32(rounds), out), rounds)
         if int(out.get()[0]) != rounds:
             print(f"{width:8d} {per_sm:9d} {blocks:7d}  the kernel did not finish its rounds")
             return 1
-        print(f"{width:8d} {per_sm:9d} {blocks:7d} {statistics.median(times):8.2f}")
+        print(f"{width:8d} {per_sm:9d} {blocks:7d} {us:8.2f}")
     return 0
 
 
