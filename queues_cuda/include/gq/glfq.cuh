@@ -113,14 +113,14 @@ struct Glfq {
     }
   }
 
-  // An empty aq answers before the guard (ScqRing::observed_empty: no ticket, no write), so a
-  // poller of an empty queue costs six loads. The guard only has to cover index transit between
-  // the rings, and an EMPTY answer moves no index.
+  // An empty aq answers EMPTY from aq's ticket claim (ScqRing::dequeue: no ticket, no write), as
+  // any dequeue learns whether there is something to take. That answer moves no index, so it
+  // would not need the guard; it takes it all the same, because a test in front of the guard
+  // would read aq's Head and Tail once more on every dequeue (run 128).
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
-    if (aq.looks_empty() && aq.observed_empty()) return false;
     const StatRow stat{stats, tid};
     guard.enter(tid);
-    const uint32_t i = aq.dequeue_ticketed(err, stat);
+    const uint32_t i = aq.dequeue(err, stat);
     if (i == ScqRing::kEmpty) {
       guard.exit(tid);
       return false;
