@@ -113,14 +113,18 @@ struct Glfq {
     }
   }
 
-  // An empty aq answers EMPTY from aq's ticket claim (ScqRing::dequeue: no ticket, no write), as
-  // any dequeue learns whether there is something to take. That answer moves no index, so it
-  // would not need the guard; it takes it all the same, because a test in front of the guard
-  // would read aq's Head and Tail once more on every dequeue (run 128).
+  // No relaxed looks_empty() in front: aq's ticket claim (ScqRing::dequeue_ticketed) reads Head and
+  // Tail anyway, and a claim that finds nothing ahead confirms EMPTY on observed_empty, with no
+  // ticket taken and nothing written. That answer moves no index, so it would not need the guard;
+  // it takes it because a test in front of the guard reads aq's hottest lines once more on every
+  // dequeue. On the H200 (runs 128-129, 2^18 threads) dropping that test took G-LFQ's balanced
+  // kernel from 11.0 to 14.0 G ops/s and its 50 % split from 9.2 to 12.2. The test in front of
+  // fq's dequeue in try_enqueue stays (ScqRing::dequeue): dropping that one as well gained nothing
+  // balanced and halved the 50 % split at 4,096 threads (0.50 -> 0.26 G ops/s).
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
     const StatRow stat{stats, tid};
     guard.enter(tid);
-    const uint32_t i = aq.dequeue(err, stat);
+    const uint32_t i = aq.dequeue_ticketed(err, stat);
     if (i == ScqRing::kEmpty) {
       guard.exit(tid);
       return false;

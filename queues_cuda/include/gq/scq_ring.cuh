@@ -113,12 +113,13 @@ struct ScqRing {
     return (int64_t)(load<mo::seq_cst>(tail()) - h) <= 0;
   }
 
-  // A hint, not an answer: the same test on plain relaxed reads (no fences, the three loads in
-  // flight together), for a caller choosing among rings (the tile renderer's stealing). A hint
-  // stale towards "not empty" only costs that caller a dequeue that answers EMPTY. dequeue()
-  // itself does not take it first: its ticket claim (wave_claim) reads Head and Tail anyway, and a
-  // claim that finds nothing ahead is the same test; the hint in front of it cost every dequeue a
-  // round trip and three more requests on the ring's hottest lines (run 128).
+  // A hint, not an answer: the same test on plain relaxed reads (no fences, the two loads in
+  // flight together). dequeue() confirms EMPTY through observed_empty() only when the hint says
+  // so, because the confirmation's three seq_cst loads on the hottest lines of the ring, paid by
+  // every dequeue, halved G-LFQ's balanced throughput on the H200 (21.0 -> 10.2 G ops/s, runs 11
+  // and 14). A hint that is stale towards "not empty" only sends the dequeue down sCQ's ticketed
+  // path, which is correct whatever Threshold, Head and Tail were when it started (Threshold and
+  // this test bound wasted tickets; they are not part of the linearizability argument).
   GQ_HD bool looks_empty() const {
     const uint64_t h = load<mo::relaxed>(head()), t = load<mo::relaxed>(tail());
     return (int64_t)load<mo::relaxed>(threshold()) < 0 || (int64_t)(t - h) <= 0;
@@ -165,6 +166,13 @@ struct ScqRing {
   // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
+    if (looks_empty() && observed_empty()) return kEmpty;
+    return dequeue_ticketed(err, stat);
+  }
+
+  // sCQ's ticketed path without the hint in front: its claim's reads of Head and Tail are the
+  // empty test (Glfq::try_dequeue says when that pays).
+  GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
     // The planted-fault builds keep the seed's dequeue, which answers EMPTY from a spent Threshold
     // before it takes a ticket.
     if constexpr (!kTicketlessEmpty) {

@@ -182,7 +182,8 @@ struct WcqRing {
     return (int64_t)(counter_of(load<mo::seq_cst>(tail())) - h) <= 0;
   }
 
-  // The relaxed hint, as ScqRing::looks_empty (whose comment says why dequeue does not take it).
+  // The relaxed hint in front of observed_empty, as ScqRing::looks_empty (whose comment has the
+  // argument): a dequeue of a ring with values in it pays no fenced loads before its ticket.
   GQ_HD bool looks_empty() const {
     const uint64_t h = counter_of(load<mo::relaxed>(head())), t = counter_of(load<mo::relaxed>(tail()));
     return (int64_t)load<mo::relaxed>(threshold()) < 0 || (int64_t)(t - h) <= 0;
@@ -506,9 +507,13 @@ struct WcqRing {
     }
   }
 
-  // wCQ's fast path, then its slow path. EMPTY comes from a ticket claim that finds nothing ahead
-  // and observed_empty agreeing (no ticket taken), or from a ticket's slot found empty.
   GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err) const {
+    return looks_empty() && observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
+  }
+
+  // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
+  // (Gwfq::try_dequeue does it before its guard): wCQ's fast path, then its slow path.
+  GQ_HD uint32_t dequeue_ticketed(uint32_t tid, const ErrorFlag& err) const {
     help_threads(tid, err);
     uint64_t h = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
