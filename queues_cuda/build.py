@@ -163,9 +163,14 @@ def compile_sm90(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path =
     """Compile a kernel file to a cubin for `arch` with no GPU present, with the options the
     GPU build uses. Returns (which compiler, cubin size). NVRTC from cuda-bindings first, then nvcc.
     """
-    name = path.name
-    source = kernel_source(path, include_dirs)
-    flags = list(flags) + [*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines)]
+    flags = tuple(flags) + (*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines))
+    return compile_source_sm90(kernel_source(path, include_dirs), path.name, flags, arch)
+
+
+def compile_source_sm90(source: str, name: str, flags: tuple[str, ...], arch: str = "sm_90") -> tuple[str, int]:
+    """compile_sm90 for kernel text that is not a file of the package (a measuring aid's kernel,
+    tools/gpu_hot_line_probe.py); `flags` are complete, includes and defines too."""
+    flags = list(flags)
     try:
         from cuda.bindings import nvrtc
     except ImportError:

@@ -24,8 +24,12 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 
 from launch_timing import us_per_round
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from queues_cuda.provenance import provenance  # noqa: E402
 
 SOURCE = r"""
 typedef unsigned long long u64;
@@ -97,8 +101,7 @@ def main() -> None:
                   f"{warp_ops * req / 1e9:>13.3f}")
     if len(sys.argv) > 1:
         with open(sys.argv[1], "w") as f:
-            json.dump(dict(device=cupy.cuda.runtime.getDeviceProperties(0)["name"].decode(), iters=ITERS,
-                           rows=out), f, indent=1)
+            json.dump(dict(provenance(), iters=ITERS, rows=out), f, indent=1)
 
 
 if __name__ == "__main__":
