@@ -17,6 +17,7 @@
 #   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   queue-ncu   hardware counters per successful operation, balanced kernel, every queue (gq bench queues --hw-counters)
+#   hot-line    what one hot line serves: fetch-adds with loads of the same line or of others (tools/gpu_hot_line_probe.py)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
 #   fifo        FIFO conformance, >1e8 tokens (GQ_FIFO_QUEUES="glfq or gwfq" picks queues)
 #   bench-tests the GPU tests of `gq bench queues`
@@ -150,6 +151,9 @@ if want queue-ncu; then
     --threads 2^18 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu.json"
   stage queue-ncu-small "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue ymc,sfq \
     --threads 2^12..2^14 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu-small.json"
+fi
+if want hot-line; then
+  stage hot-line 90 python3 tools/gpu_hot_line_probe.py "$OUT/hot-line.json"
 fi
 if want tile-profile; then
   stage tile-profile "${GQ_TILE_PROFILE_S:-150}" python3 tools/gpu_tile_profile.py "$OUT" \

@@ -18,6 +18,11 @@ operation that makes q requests on its busiest line runs at most R / q a second.
 "load C" rows fall as 1 / (1 + K) and the "load D" rows do not fall. Prints a table of warp
 operations and lane operations a second, and requests a second on C, at 2^14, 2^16 and 2^18
 threads (blocks of 256), each the median of 3 timed launches after a warm-up.
+
+What it found on the H200 (run 128, benchmarks/results/README.md): the model holds for other
+lines (their loads cost C nothing) but not for C itself: one load in front of each fetch-add cut
+C's rate 2.7x, not 2x, while loads alone on C ran at 5.6 G a second. On a line that is being
+fetch-added, a read costs about what the fetch-add does.
 """
 
 from __future__ import annotations
