@@ -107,13 +107,19 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   store_counts(counts, tid, c);
 }
 
-// The tile queues for `threads` workers: out[0] = their queue users (rt::kRoundBlocks a warp),
-// out[1] = the words of one queue of `capacity` blocks.
+// The tile renderer's warps for `threads` workers, and their queue users: a warp's lanes of rank
+// below rt::kRoundBlocks each dequeue for it.
+__device__ __forceinline__ uint32_t tile_warps(uint64_t threads) { return (uint32_t)((threads + 31u) / 32u); }
+__device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
+  return (uint64_t)tile_warps(threads) * rt::kRoundBlocks;
+}
+
+// The tile queues for `threads` workers: out[0] = their queue users, out[1] = the words of one
+// queue of `capacity` blocks.
 extern "C" __global__ void rt_tile_layout(uint64_t capacity, uint64_t threads, uint64_t* out) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
-  const uint64_t users = (threads + 31u) / 32u * rt::kRoundBlocks;
-  out[0] = users;
-  out[1] = gq::Queue::words(capacity, users);
+  out[0] = tile_users(threads);
+  out[1] = gq::Queue::words(capacity, tile_users(threads));
 }
 
 extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_t stride, uint64_t capacity,
@@ -151,10 +157,10 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   if (tid >= nthreads) return;
   const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
-  const rt::TileQueues tq{base, stride, capacity, (nthreads + 31u) / 32u * rt::kRoundBlocks};
+  const rt::TileQueues tq{base, stride, capacity, tile_users(nthreads)};
   RayCounts c{0, 0, 0};
   rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundBlocks, members,
-                  (nthreads + 31u) / 32u, (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
+                  tile_warps(nthreads), (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 
