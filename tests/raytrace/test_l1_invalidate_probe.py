@@ -1,0 +1,47 @@
+"""tools/gpu_l1_invalidate_probe.py: every row's kernel compiles for sm_90 with no GPU present,
+and the readers' table is one cycle through every word (so a chain's loads never settle into a
+short loop that a smaller cache could hold)."""
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from queues_cuda.build import NVRTC_FLAGS, compile_source_sm90
+
+TOOLS = Path(__file__).resolve().parents[2] / "tools"
+
+
+def _probe():
+    sys.path.insert(0, str(TOOLS))
+    try:
+        spec = importlib.util.spec_from_file_location("gpu_l1_invalidate_probe", TOOLS / "gpu_l1_invalidate_probe.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+    finally:
+        sys.path.remove(str(TOOLS))
+
+
+PROBE = _probe()
+
+
+@pytest.mark.parametrize("row", PROBE.ROWS, ids=[r[0] for r in PROBE.ROWS])
+def test_row_compiles_for_sm90(row):
+    label, nc, others = row
+    defines = (f"-DLOAD_NC={nc}", f"-DOTHERS={PROBE.OTHERS[others]}", f"-DTABLE={PROBE.TABLE}u")
+    compiler, size = compile_source_sm90(PROBE.SOURCE, "l1_invalidate_probe.cu", NVRTC_FLAGS + defines)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin for {label}"
+
+
+@pytest.mark.parametrize("n", [1, 2, 16, 4096])
+def test_chain_is_one_cycle(n):
+    table = PROBE.chain(n)
+    seen, at = set(), 0
+    for _ in range(n):
+        seen.add(at)
+        at = int(table[at])
+    assert at == 0 and len(seen) == n
+    assert np.array_equal(np.sort(table), np.arange(n))

@@ -1,0 +1,114 @@
+"""What an acquire on one warp costs the other warps of its SM their L1 (a measuring aid for
+issue 3):
+
+    python3 tools/gpu_l1_invalidate_probe.py [OUT.json]
+
+On sm_90 every acquire load, acquire atomic and fence at gpu scope compiles to a CCTL.IVALL
+after the access (read from the SASS with cuobjdump), which invalidates the SM's L1 data cache.
+The tile renderer's queue operations make several each, on warps that share their SM with
+tracing warps whose scene sits in that L1.
+
+Each block of 256 threads has six reader warps and two others. A reader chases a pointer chain
+through a 16 KB table (its loads depend on each other, so their time is their latency: an L1 hit
+or a trip to L2), by ordinary loads (ld.global) or by the non-coherent read-only path
+(ld.global.nc). The other two warps, until the block's readers finish, do nothing ("idle"),
+relaxed loads of a word of their own ("relaxed": the same traffic, no invalidation), or acquire
+loads of it ("acquire"). Four blocks an SM, as the renderers run. Prints ns a chained load, the
+median of three timed launches after a warm-up.
+
+Model under test: if the invalidation empties the readers' lines, "ld + acquire" is several times
+"ld + idle"; if the read-only path's lines survive it, "nc + acquire" stays at "nc + idle".
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from launch_timing import us_per_round
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from queues_cuda.provenance import provenance  # noqa: E402
+
+SOURCE = r"""
+typedef unsigned long long u64;
+__device__ __forceinline__ unsigned next_of(const unsigned* p) {
+  unsigned v;
+#if LOAD_NC
+  asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
+#else
+  asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+#endif
+  return v;
+}
+__device__ __forceinline__ u64 poll(const u64* p) {
+  u64 v;
+#if OTHERS == 2
+  asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+#else
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+#endif
+  return v;
+}
+// table: a chain through TABLE words (one cycle); words: a word per polling warp, 16 apart.
+extern "C" __global__ void probe(const unsigned* table, u64* words, unsigned iters, unsigned* sink) {
+  __shared__ volatile unsigned finished;
+  const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
+  if (threadIdx.x == 0) finished = 0;
+  __syncthreads();
+  if (warp < 6) {
+    unsigned at = (blockIdx.x * 197u + threadIdx.x * 31u) & (TABLE - 1u);
+    for (unsigned i = 0; i < iters; ++i) at = next_of(table + at);
+    if (at == 0xFFFFFFFFu) *sink = at;  // keeps the chain; never true
+    __syncwarp();
+    if (lane == 0) atomicAdd((unsigned*)&finished, 1u);
+  } else if (OTHERS != 0) {
+    u64* mine = words + 16ull * (blockIdx.x * 2u + (warp - 6u));
+    u64 seen = 0;
+    while (finished < 6u) seen += poll(mine);
+    if (seen == 0x5a5a5a5a5a5a5a5aull) *sink = (unsigned)seen;
+  }
+}
+"""
+
+TABLE = 4096  # words: 16 KB, well inside an SM's L1
+OTHERS = {"idle": 0, "relaxed": 1, "acquire": 2}
+ROWS = [(f"{'nc' if nc else 'ld'} + {others}", nc, others) for nc in (0, 1) for others in OTHERS]
+ITERS = 20000
+BLOCKS_PER_SM = 4
+
+
+def chain(n: int, seed: int = 7):
+    """A single cycle through n words in a random order: word i holds the word after i."""
+    import numpy as np
+
+    order = np.random.default_rng(seed).permutation(n).astype(np.uint32)
+    table = np.empty(n, dtype=np.uint32)
+    table[order] = np.roll(order, -1)
+    return table
+
+
+def main() -> None:
+    import cupy
+
+    sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
+    blocks = sms * BLOCKS_PER_SM
+    table = cupy.asarray(chain(TABLE))
+    words = cupy.zeros(16 * 2 * blocks, dtype=cupy.uint64)
+    sink = cupy.zeros(1, dtype=cupy.uint32)
+    out = []
+    print(f"{'row':<14} {'ns a chained load':>18}")
+    for label, nc, others in ROWS:
+        opts = ("-std=c++17", f"-DLOAD_NC={nc}", f"-DOTHERS={OTHERS[others]}", f"-DTABLE={TABLE}u")
+        fn = cupy.RawModule(code=SOURCE, options=opts).get_function("probe")
+        us = us_per_round(fn, (blocks,), (256,), (table, words, cupy.uint32(ITERS), sink), ITERS)
+        out.append(dict(row=label, ns_per_load=us * 1e3, blocks=blocks, iters=ITERS))
+        print(f"{label:<14} {us * 1e3:>18.1f}", flush=True)
+    if len(sys.argv) > 1:
+        with open(sys.argv[1], "w") as f:
+            json.dump(dict(provenance(), table_words=TABLE, rows=out), f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
