@@ -10,14 +10,19 @@ tracing warps whose scene sits in that L1.
 
 Each block of 256 threads has six reader warps and two others. A reader chases a pointer chain
 through a 16 KB table (its loads depend on each other, so their time is their latency: an L1 hit
-or a trip to L2), by ordinary loads (ld.global) or by the non-coherent read-only path
-(ld.global.nc). The other two warps, until the block's readers finish, do nothing ("idle"),
+or a trip to L2), by ordinary loads (ld.global), by the non-coherent read-only path
+(ld.global.nc), or from a copy in the block's shared memory (ld.shared). The other two warps, until the block's readers finish, do nothing ("idle"),
 relaxed loads of a word of their own ("relaxed": the same traffic, no invalidation), or acquire
 loads of it ("acquire"). Four blocks an SM, as the renderers run. Prints ns a chained load, the
 median of three timed launches after a warm-up.
 
 Model under test: if the invalidation empties the readers' lines, "ld + acquire" is several times
-"ld + idle"; if the read-only path's lines survive it, "nc + acquire" stays at "nc + idle".
+"ld + idle"; if the read-only path's lines survive it, "nc + acquire" stays at "nc + idle"; shared
+memory is no cache, so "shared + acquire" should stay at "shared + idle" unless the invalidation
+also holds up the SM's load pipeline.
+
+Run 135 (H200): ld 119 / 121 / 1,819 ns (idle / relaxed / acquire), nc the same: the read-only
+path's lines go too.
 """
 
 from __future__ import annotations
@@ -35,8 +40,10 @@ SOURCE = r"""
 typedef unsigned long long u64;
 __device__ __forceinline__ unsigned next_of(const unsigned* p) {
   unsigned v;
-#if LOAD_NC
+#if LOAD == 1
   asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
+#elif LOAD == 2
+  asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
 #else
   asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
 #endif
@@ -54,12 +61,16 @@ __device__ __forceinline__ u64 poll(const u64* p) {
 // table: a chain through TABLE words (one cycle); words: a word per polling warp, 16 apart.
 extern "C" __global__ void probe(const unsigned* table, u64* words, unsigned iters, unsigned* sink) {
   __shared__ volatile unsigned finished;
+  __shared__ unsigned local[LOAD == 2 ? TABLE : 1];
   const unsigned warp = threadIdx.x >> 5, lane = threadIdx.x & 31u;
   if (threadIdx.x == 0) finished = 0;
+  if (LOAD == 2)
+    for (unsigned i = threadIdx.x; i < TABLE; i += blockDim.x) local[i] = table[i];
   __syncthreads();
   if (warp < 6) {
+    const unsigned* chain = LOAD == 2 ? local : table;
     unsigned at = (blockIdx.x * 197u + threadIdx.x * 31u) & (TABLE - 1u);
-    for (unsigned i = 0; i < iters; ++i) at = next_of(table + at);
+    for (unsigned i = 0; i < iters; ++i) at = next_of(chain + at);
     if (at == 0xFFFFFFFFu) *sink = at;  // keeps the chain; never true
     __syncwarp();
     if (lane == 0) atomicAdd((unsigned*)&finished, 1u);
@@ -74,7 +85,8 @@ extern "C" __global__ void probe(const unsigned* table, u64* words, unsigned ite
 
 TABLE = 4096  # words: 16 KB, well inside an SM's L1
 OTHERS = {"idle": 0, "relaxed": 1, "acquire": 2}
-ROWS = [(f"{'nc' if nc else 'ld'} + {others}", nc, others) for nc in (0, 1) for others in OTHERS]
+LOADS = {"ld": 0, "nc": 1, "shared": 2}
+ROWS = [(f"{load} + {others}", load, others) for load in LOADS for others in OTHERS]
 ITERS = 20000
 BLOCKS_PER_SM = 4
 
@@ -99,8 +111,8 @@ def main() -> None:
     sink = cupy.zeros(1, dtype=cupy.uint32)
     out = []
     print(f"{'row':<14} {'ns a chained load':>18}")
-    for label, nc, others in ROWS:
-        opts = ("-std=c++17", f"-DLOAD_NC={nc}", f"-DOTHERS={OTHERS[others]}", f"-DTABLE={TABLE}u")
+    for label, load, others in ROWS:
+        opts = ("-std=c++17", f"-DLOAD={LOADS[load]}", f"-DOTHERS={OTHERS[others]}", f"-DTABLE={TABLE}u")
         fn = cupy.RawModule(code=SOURCE, options=opts).get_function("probe")
         us = us_per_round(fn, (blocks,), (256,), (table, words, cupy.uint32(ITERS), sink), ITERS)
         out.append(dict(row=label, ns_per_load=us * 1e3, blocks=blocks, iters=ITERS))

@@ -8,8 +8,9 @@ the kernels' RT_MIN_BLOCKS (kernels/render.cu), at several tile shapes and queue
 also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
 0-10 % faster); add a row with those defines to time it again. Each row is the median of three
 renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
-launches timed apart; the image is compared with the compaction baseline's. "scene by ld" rows
-read the scene by ordinary loads (RT_SCENE_NC=0, rt/vec.h), as before run 135. --rows picks rows.
+launches timed apart; the image is compared with the compaction baseline's. "scene in shared"
+rows trace from a copy of the scene in each block's shared memory (RT_SCENE_SHARED=1,
+kernels/render.cu). --rows picks rows.
 """
 
 import argparse
@@ -42,9 +43,9 @@ arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
-    ("compaction, scene by ld", ("RT_SCENE_NC=0",), dict(renderer="compaction")),
+    ("compaction, scene in shared", ("RT_SCENE_SHARED=1",), dict(renderer="compaction")),
     ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, scene by ld", ("RT_SCENE_NC=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),
@@ -52,10 +53,10 @@ configs = [  # (label, defines, options)
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
     ("gwfq 2x2", (), dict(queue="gwfq", tiles=(2, 2))),
-    ("gwfq 2x2, scene by ld", ("RT_SCENE_NC=0",), dict(queue="gwfq", tiles=(2, 2))),
+    ("gwfq 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="gwfq", tiles=(2, 2))),
     ("ymc 2x2", (), dict(queue="ymc", tiles=(2, 2))),
-    ("ymc 2x2, scene by ld", ("RT_SCENE_NC=0",), dict(queue="ymc", tiles=(2, 2))),
+    ("ymc 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="ymc", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")

@@ -31,6 +31,58 @@
 #endif
 constexpr int kMinBlocks = RT_MIN_BLOCKS;
 
+// RT_SCENE_SHARED=1 (a measuring aid for tools/gpu_render_probe.py): each block copies a small
+// scene (no meshes, at most kSharedSceneFloats words) into its shared memory and traces from
+// there. Why: every acquire and fence of the queue layer compiles to a CCTL.IVALL that empties the
+// SM's L1 (tools/gpu_l1_invalidate_probe.py), so the tile renderer's queue operations cost the
+// SM's tracers their cached scene; shared memory is not a cache and keeps it.
+#ifndef RT_SCENE_SHARED
+#define RT_SCENE_SHARED 0
+#endif
+constexpr uint32_t kSharedSceneFloats = 3072;  // 12 KB a block: spheres100 takes 2,745
+
+// Called by every thread of the block (it synchronises the block). Returns p unchanged when the
+// scene does not fit; otherwise p with the scene's pointers into `buf`.
+__device__ rt::RenderParams scene_in_shared(rt::RenderParams p, float* buf) {
+  rt::SceneView& s = p.scene;
+  if (s.mesh.ntris != 0) return p;
+  uint32_t materials = 0;  // the material rows the primitives name
+  for (uint32_t i = 0; i < s.nprims; ++i) {
+    const uint32_t m = (uint32_t)s.prims[i * rt::kPrimFloats + 1] + 1u;
+    materials = m > materials ? m : materials;
+  }
+  const uint32_t nindex = s.nprims - s.bvh.nunbounded;
+  const uint32_t sizes[6] = {s.nprims * rt::kPrimFloats, s.bvh.nnodes * 8u, materials * 4u, s.nlights * 6u, nindex,
+                             s.bvh.nunbounded};
+  const float* from[6] = {s.prims, s.bvh.nodes, s.materials, s.lights, (const float*)s.bvh.index,
+                          (const float*)s.bvh.unbounded};
+  uint32_t total = 0;
+  for (int k = 0; k < 6; ++k) total += sizes[k];
+  if (total > kSharedSceneFloats) return p;
+  float* to[6];
+  for (uint32_t k = 0, at = 0; k < 6; at += sizes[k++]) {
+    to[k] = buf + at;
+    for (uint32_t i = threadIdx.x; i < sizes[k]; i += blockDim.x) to[k][i] = from[k][i];
+  }
+  __syncthreads();
+  s.prims = to[0];
+  s.bvh.nodes = to[1];
+  s.materials = to[2];
+  s.lights = to[3];
+  s.bvh.index = (const uint32_t*)to[4];
+  s.bvh.unbounded = (const uint32_t*)to[5];
+  return p;
+}
+
+// The kernels' scene: in shared memory under RT_SCENE_SHARED, else where the arguments put it.
+#if RT_SCENE_SHARED
+#define RT_PARAMS()                                         \
+  __shared__ float shared_scene[kSharedSceneFloats];        \
+  const rt::RenderParams p = scene_in_shared(rt::make_params(RT_SCENE_PASS), shared_scene)
+#else
+#define RT_PARAMS() const rt::RenderParams p = rt::make_params(RT_SCENE_PASS)
+#endif
+
 using rt::PathState;
 using rt::RayCounts;
 using rt::RenderParams;
@@ -95,7 +147,7 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_wave(RT_SCENE_ARGS, PathState* pool, const uint32_t* in_list, const uint64_t* in_count, uint32_t* out_list,
             uint64_t* out_count, uint64_t* clear_count, uint64_t* samples_done, uint64_t* counts, uint32_t first,
             uint64_t* next) {
-  const RenderParams p = rt::make_params(RT_SCENE_PASS);
+  RT_PARAMS();
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   if (tid == 0) *clear_count = 0;
@@ -151,11 +203,11 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* base, uint64_t stride, uint64_t capacity,
              uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
              uint32_t* err_words) {
+  RT_PARAMS();
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   // Blocks are whole warps, all converged at entry; the lanes past nthreads leave here.
   const uint32_t members = gq::ballot(0xFFFFFFFFu, tid < nthreads);
   if (tid >= nthreads) return;
-  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, tile_users(nthreads)};
   RayCounts c{0, 0, 0};

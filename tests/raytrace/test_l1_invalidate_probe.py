@@ -30,8 +30,8 @@ PROBE = _probe()
 
 @pytest.mark.parametrize("row", PROBE.ROWS, ids=[r[0] for r in PROBE.ROWS])
 def test_row_compiles_for_sm90(row):
-    label, nc, others = row
-    defines = (f"-DLOAD_NC={nc}", f"-DOTHERS={PROBE.OTHERS[others]}", f"-DTABLE={PROBE.TABLE}u")
+    label, load, others = row
+    defines = (f"-DLOAD={PROBE.LOADS[load]}", f"-DOTHERS={PROBE.OTHERS[others]}", f"-DTABLE={PROBE.TABLE}u")
     compiler, size = compile_source_sm90(PROBE.SOURCE, "l1_invalidate_probe.cu", NVRTC_FLAGS + defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {label}"
 

@@ -30,10 +30,9 @@ GQ_HD GQ_INLINE uint32_t word_bits(float f) {
 
 // Entry distance of the ray into a node's box, or kNoHit when it misses within [0, tmax].
 GQ_HD GQ_INLINE float enter_box(const float* n, Vec3 o, Vec3 inv, float tmax) {
-  const Vec3 lo = load3(n), hi = load3(n + 3);
-  const float tx0 = (lo.x - o.x) * inv.x, tx1 = (hi.x - o.x) * inv.x;
-  const float ty0 = (lo.y - o.y) * inv.y, ty1 = (hi.y - o.y) * inv.y;
-  const float tz0 = (lo.z - o.z) * inv.z, tz1 = (hi.z - o.z) * inv.z;
+  const float tx0 = (n[0] - o.x) * inv.x, tx1 = (n[3] - o.x) * inv.x;
+  const float ty0 = (n[1] - o.y) * inv.y, ty1 = (n[4] - o.y) * inv.y;
+  const float tz0 = (n[2] - o.z) * inv.z, tz1 = (n[5] - o.z) * inv.z;
   const float tnear = fmaxf(fmaxf(fminf(tx0, tx1), fminf(ty0, ty1)), fmaxf(fminf(tz0, tz1), 0.0f));
   const float tfar = fminf(fminf(fmaxf(tx0, tx1), fmaxf(ty0, ty1)), fminf(fmaxf(tz0, tz1), tmax));
   return tnear <= tfar ? tnear : kNoHit;
@@ -55,7 +54,7 @@ template <bool kAny>
 GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 d, float tmin, float tmax) {
   BvhHit h{tmax, -1};
   for (uint32_t k = 0; k < b.nunbounded; ++k) {
-    const uint32_t i = scene_read(b.unbounded + k);
+    const uint32_t i = b.unbounded[k];
     h.consider(hit_prim(prims + i * kPrimFloats, o, d, tmin), i);
     if (kAny && h.prim >= 0) return h;
   }
@@ -67,10 +66,10 @@ GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 
   if (enter_box(b.nodes, o, inv, h.t) >= kNoHit) return h;
   for (;;) {
     const float* n = b.nodes + node * 8;
-    const uint32_t a = word_bits(scene_read(n + 6)), c = word_bits(scene_read(n + 7));
+    const uint32_t a = word_bits(n[6]), c = word_bits(n[7]);
     if (c & kLeafBit) {
       for (uint32_t k = a; k < a + (c & ~kLeafBit); ++k) {
-        const uint32_t i = scene_read(b.index + k);
+        const uint32_t i = b.index[k];
         h.consider(hit_prim(prims + i * kPrimFloats, o, d, tmin), i);
         if (kAny && h.prim >= 0) return h;
       }

@@ -12,7 +12,7 @@ struct Camera {
   float tan_half_fov, aspect;
 
   GQ_HD static Camera from(const float* b) {
-    return Camera{load3(b), load3(b + 3), load3(b + 6), load3(b + 9), scene_read(b + 12), scene_read(b + 13)};
+    return Camera{load3(b), load3(b + 3), load3(b + 6), load3(b + 9), b[12], b[13]};
   }
 
   // Unit direction through image position (u, v) in [0, 1]^2 (u rightwards, v downwards).

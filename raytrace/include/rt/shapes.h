@@ -18,7 +18,7 @@ constexpr float kNoHit = 3.0e38f;
 
 GQ_HD GQ_INLINE float hit_sphere(const float* p, Vec3 o, Vec3 d, float tmin) {
   const Vec3 c = load3(p + 2);
-  const float r = scene_read(p + 5);
+  const float r = p[5];
   const Vec3 oc = o - c;
   const float b = dot(oc, d);
   // r^2 - |oc - b d|^2 rather than b^2 - (|oc|^2 - r^2): no cancellation for small, far spheres.
@@ -36,15 +36,14 @@ GQ_HD GQ_INLINE float hit_plane(const float* p, Vec3 o, Vec3 d, float tmin) {
   const Vec3 n = load3(p + 2);
   const float denom = dot(n, d);
   if (fabsf(denom) < 1e-12f) return kNoHit;
-  const float t = (scene_read(p + 5) - dot(n, o)) / denom;
+  const float t = (p[5] - dot(n, o)) / denom;
   return t > tmin ? t : kNoHit;
 }
 
 // Slab test. A zero direction component gives infinite slab distances, which fminf/fmaxf order
 // correctly; the NaN of an origin exactly on a slab face is dropped by fminf/fmaxf.
 GQ_HD GQ_INLINE float hit_box(const float* p, Vec3 o, Vec3 d, float tmin) {
-  const Vec3 l = load3(p + 2), h = load3(p + 5);
-  const float lo[3] = {l.x, l.y, l.z}, hi[3] = {h.x, h.y, h.z};
+  const float lo[3] = {p[2], p[3], p[4]}, hi[3] = {p[5], p[6], p[7]};
   const float org[3] = {o.x, o.y, o.z}, dir[3] = {d.x, d.y, d.z};
   float tnear = -kNoHit, tfar = kNoHit;
   for (int a = 0; a < 3; ++a) {
@@ -72,7 +71,7 @@ GQ_HD GQ_INLINE float hit_quad(const float* p, Vec3 o, Vec3 d, float tmin) {
 }
 
 GQ_HD GQ_INLINE float hit_prim(const float* p, Vec3 o, Vec3 d, float tmin) {
-  switch ((int)scene_read(p)) {
+  switch ((int)p[0]) {
     case kSphere: return hit_sphere(p, o, d, tmin);
     case kPlane: return hit_plane(p, o, d, tmin);
     case kBox: return hit_box(p, o, d, tmin);
@@ -83,8 +82,8 @@ GQ_HD GQ_INLINE float hit_prim(const float* p, Vec3 o, Vec3 d, float tmin) {
 
 // Unit geometric normal at point x on the primitive (orientation not yet facing the ray).
 GQ_HD GQ_INLINE Vec3 prim_normal(const float* p, Vec3 x) {
-  switch ((int)scene_read(p)) {
-    case kSphere: return (x - load3(p + 2)) * (1.0f / scene_read(p + 5));
+  switch ((int)p[0]) {
+    case kSphere: return (x - load3(p + 2)) * (1.0f / p[5]);
     case kPlane: return load3(p + 2);
     case kBox: {
       const Vec3 lo = load3(p + 2), hi = load3(p + 5);

@@ -40,30 +40,6 @@ GQ_HD GQ_INLINE bool finite(float v) {
 }
 GQ_HD GQ_INLINE bool finite(Vec3 v) { return finite(v.x) && finite(v.y) && finite(v.z); }
 
-// A read of the scene: primitives, materials, lights, camera and hierarchy rows, which no thread
-// writes during a launch. On the GPU it goes through the non-coherent read-only path
-// (ld.global.nc). Why: every acquire load, acquire atomic and fence of the queue layer compiles
-// to a CCTL.IVALL that empties the SM's L1 of its ordinary lines (read from the sm_90 SASS of
-// kernels/render.cu: 366 of them in the G-LFQ tile kernel), so in the tile renderer a queue
-// operation on one warp cost the SM's tracers their cached scene; RT_SCENE_NC=0 (a measuring aid
-// for tools/gpu_render_probe.py) reads it the ordinary way. The values are the same either way.
-#ifndef RT_SCENE_NC
-#define RT_SCENE_NC 1
-#endif
-GQ_HD GQ_INLINE float scene_read(const float* p) {
-#if GQ_DEVICE_BUILD && RT_SCENE_NC
-  return __ldg(p);
-#else
-  return *p;
-#endif
-}
-GQ_HD GQ_INLINE uint32_t scene_read(const uint32_t* p) {
-#if GQ_DEVICE_BUILD && RT_SCENE_NC
-  return __ldg(p);
-#else
-  return *p;
-#endif
-}
-GQ_HD GQ_INLINE Vec3 load3(const float* p) { return Vec3{scene_read(p), scene_read(p + 1), scene_read(p + 2)}; }
+GQ_HD GQ_INLINE Vec3 load3(const float* p) { return Vec3{p[0], p[1], p[2]}; }
 
 }  // namespace rt

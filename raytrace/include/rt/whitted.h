@@ -105,9 +105,9 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
     contribution = st.throughput * s.background;
   } else {
     const float* prim = s.prims + h.prim * kPrimFloats;
-    const float* m = s.materials + 4 * (int)scene_read(prim + 1);
+    const float* m = s.materials + 4 * (int)prim[1];
     const Vec3 rho = load3(m);
-    reflectivity = scene_read(m + 3);
+    reflectivity = m[3];
     x = st.origin + st.dir * h.t;
     n = h.tri >= 0 ? triangle_normal(s.mesh.tris + (uint64_t)h.tri * kTriFloats) : prim_normal(prim, x);
     if (dot(n, st.dir) > 0.0f) n = -n;
