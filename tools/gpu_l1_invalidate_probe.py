@@ -11,7 +11,9 @@ tracing warps whose scene sits in that L1.
 Each block of 256 threads has six reader warps and two others. A reader chases a pointer chain
 through a 16 KB table (its loads depend on each other, so their time is their latency: an L1 hit
 or a trip to L2), by ordinary loads (ld.global), by the non-coherent read-only path
-(ld.global.nc), or from a copy in the block's shared memory (ld.shared). The other two warps, until the block's readers finish, do nothing ("idle"),
+(ld.global.nc), from a copy in the block's shared memory (ld.shared), or, "local", through 32
+words of the thread's own local memory (ld.local: where a traversal stack or a spilled register
+lives, cached in L1 too). The other two warps, until the block's readers finish, do nothing ("idle"),
 relaxed loads of a word of their own ("relaxed": the same traffic, no invalidation), or acquire
 loads of it ("acquire"). Four blocks an SM, as the renderers run. Prints ns a chained load, the
 median of three timed launches after a warm-up.
@@ -44,6 +46,8 @@ __device__ __forceinline__ unsigned next_of(const unsigned* p) {
   asm volatile("ld.global.nc.u32 %0, [%1];" : "=r"(v) : "l"(p));
 #elif LOAD == 2
   asm volatile("ld.shared.u32 %0, [%1];" : "=r"(v) : "r"((unsigned)__cvta_generic_to_shared(p)) : "memory");
+#elif LOAD == 3
+  asm volatile("ld.local.u32 %0, [%1];" : "=r"(v) : "l"(__cvta_generic_to_local(p)) : "memory");
 #else
   asm volatile("ld.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
 #endif
@@ -68,8 +72,13 @@ extern "C" __global__ void probe(const unsigned* table, u64* words, unsigned ite
     for (unsigned i = threadIdx.x; i < TABLE; i += blockDim.x) local[i] = table[i];
   __syncthreads();
   if (warp < 6) {
-    const unsigned* chain = LOAD == 2 ? local : table;
-    unsigned at = (blockIdx.x * 197u + threadIdx.x * 31u) & (TABLE - 1u);
+    // LOAD 3: a chain of the thread's own, one cycle through LOCAL words of its local memory
+    // (a stack frame, as a traversal stack or a spilled register is).
+    unsigned own[LOAD == 3 ? LOCAL : 1];
+    if (LOAD == 3)
+      for (unsigned k = 0; k < LOCAL; ++k) own[k] = (k + 1u + (threadIdx.x & 1u)) % LOCAL;
+    const unsigned* chain = LOAD == 3 ? own : LOAD == 2 ? local : table;
+    unsigned at = (blockIdx.x * 197u + threadIdx.x * 31u) & ((LOAD == 3 ? LOCAL : TABLE) - 1u);
     for (unsigned i = 0; i < iters; ++i) at = next_of(chain + at);
     if (at == 0xFFFFFFFFu) *sink = at;  // keeps the chain; never true
     __syncwarp();
@@ -84,8 +93,9 @@ extern "C" __global__ void probe(const unsigned* table, u64* words, unsigned ite
 """
 
 TABLE = 4096  # words: 16 KB, well inside an SM's L1
+LOCAL = 32  # words a reader thread chases through its local memory: 96 KB an SM in all
 OTHERS = {"idle": 0, "relaxed": 1, "acquire": 2}
-LOADS = {"ld": 0, "nc": 1, "shared": 2}
+LOADS = {"ld": 0, "nc": 1, "shared": 2, "local": 3}
 ROWS = [(f"{load} + {others}", load, others) for load in LOADS for others in OTHERS]
 ITERS = 20000
 BLOCKS_PER_SM = 4
@@ -112,7 +122,7 @@ def main() -> None:
     out = []
     print(f"{'row':<14} {'ns a chained load':>18}")
     for label, load, others in ROWS:
-        opts = ("-std=c++17", f"-DLOAD={LOADS[load]}", f"-DOTHERS={OTHERS[others]}", f"-DTABLE={TABLE}u")
+        opts = ("-std=c++17", f"-DLOAD={LOADS[load]}", f"-DOTHERS={OTHERS[others]}", f"-DTABLE={TABLE}u", f"-DLOCAL={LOCAL}u")
         fn = cupy.RawModule(code=SOURCE, options=opts).get_function("probe")
         us = us_per_round(fn, (blocks,), (256,), (table, words, cupy.uint32(ITERS), sink), ITERS)
         out.append(dict(row=label, ns_per_load=us * 1e3, blocks=blocks, iters=ITERS))

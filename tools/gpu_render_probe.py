@@ -10,7 +10,8 @@ also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a c
 renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
 launches timed apart; the image is compared with the compaction baseline's. "scene in shared"
 rows trace from a copy of the scene in each block's shared memory (RT_SCENE_SHARED=1,
-kernels/render.cu). --rows picks rows.
+kernels/render.cu), "stack in shared" ones keep the traversal stack's top there (RT_STACK_SHARED,
+rt/bvh.h). --rows picks rows.
 """
 
 import argparse
@@ -44,8 +45,13 @@ base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
     ("compaction, scene in shared", ("RT_SCENE_SHARED=1",), dict(renderer="compaction")),
+    ("compaction, stack in shared", ("RT_STACK_SHARED=16",), dict(renderer="compaction")),
+    ("compaction, both in shared", ("RT_SCENE_SHARED=1", "RT_STACK_SHARED=16"), dict(renderer="compaction")),
     ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, stack in shared", ("RT_STACK_SHARED=16",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, both in shared", ("RT_SCENE_SHARED=1", "RT_STACK_SHARED=16"), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, stack in shared (8)", ("RT_STACK_SHARED=8",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),
@@ -54,6 +60,7 @@ configs = [  # (label, defines, options)
     ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
     ("gwfq 2x2", (), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="gwfq", tiles=(2, 2))),
+    ("gwfq 2x2, both in shared", ("RT_SCENE_SHARED=1", "RT_STACK_SHARED=16"), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="gwfq", tiles=(2, 2))),
     ("ymc 2x2", (), dict(queue="ymc", tiles=(2, 2))),
     ("ymc 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="ymc", tiles=(2, 2))),
