@@ -21,19 +21,21 @@ def _module(kind: QueueKind, defines: tuple[str, ...]):
     return cuda_module(kind.kind_id, defines)
 
 
-def resident_threads(kernel, block: int = BLOCK) -> int:
-    """How many threads of `kernel` in blocks of `block` threads can be resident on the device at once."""
+def resident_threads(kernel, block: int = BLOCK, shared_bytes: int = 0) -> int:
+    """How many threads of `kernel` in blocks of `block` threads, each block given `shared_bytes`
+    of dynamic shared memory, can be resident on the device at once."""
     import cupy
 
     dev = cupy.cuda.Device()
     sms = dev.attributes["MultiProcessorCount"]
     ptr = kernel.kernel.ptr  # RawKernel -> its loaded cupy.cuda.Function
     try:
-        per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(ptr, block, 0)
+        per_sm = cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(ptr, block, shared_bytes)
     except AttributeError:  # this CuPy has no occupancy call: ask the driver through cuda-bindings
         from cuda.bindings import driver
 
-        err, per_sm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(driver.CUfunction(ptr), block, 0)
+        err, per_sm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(driver.CUfunction(ptr), block,
+                                                                           shared_bytes)
         if err != driver.CUresult.CUDA_SUCCESS:
             raise RuntimeError(f"cuOccupancyMaxActiveBlocksPerMultiprocessor failed: {err}") from None
     return int(per_sm) * sms * block

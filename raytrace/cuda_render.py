@@ -26,6 +26,25 @@ u32, u64 = np.uint32, np.uint64
 NULL = np.uint64(0)  # a null pointer argument: CuPy passes the 8 bytes as they are
 
 
+# The most words of scene the tile renderer copies into each block's shared memory (kernels/
+# render.cu: scene_in_shared): 16 KB a block, 64 KB of an SM's 228 KB at four blocks an SM.
+# spheres100 takes 2,745 words, cornell 143.
+SHARED_SCENE_FLOATS = 4096
+
+
+def shared_scene_floats(a: SceneArrays) -> int:
+    """The words of rt_tiles' copy of the scene in shared memory, counted as scene_in_shared
+    counts them, or 0 where the scene has triangles or would not fit."""
+    if a.ntris:
+        return 0
+    nprims = len(a.prims)
+    material_rows = int(a.prims[:, 1].max()) + 1 if nprims else 0  # the rows the primitives name
+    nindex = nprims - a.nunbounded if a.nnodes else 0
+    total = (a.prims.size + a.nnodes * a.nodes.shape[1] + material_rows * a.materials.shape[1]
+             + a.nlights * a.lights.shape[1] + nindex + a.nunbounded)
+    return total if total <= SHARED_SCENE_FLOATS else 0
+
+
 def _grid(threads: int) -> tuple[int]:
     return ((threads + BLOCK - 1) // BLOCK,)
 
@@ -154,7 +173,8 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         end.record()
     else:
         tiles_kernel = mod.get_function("rt_tiles")
-        resident = resident_threads(tiles_kernel)
+        room = shared_scene_floats(a)
+        resident = resident_threads(tiles_kernel, shared_bytes=4 * room)
         threads = opts.threads or resident
         if threads > resident:
             raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
@@ -183,7 +203,8 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         if phases is not None:
             marks[2].record()
         tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),
-                                                u32(threads), u32(tx), u32(ty), done, counts, err))
+                                                u32(threads), u32(tx), u32(ty), done, counts, err, u32(room)),
+                     shared_mem=4 * room)
         end.record()
         marks.append(end)
     end.synchronize()

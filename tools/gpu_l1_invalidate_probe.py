@@ -13,7 +13,9 @@ through a 16 KB table (its loads depend on each other, so their time is their la
 or a trip to L2), by ordinary loads (ld.global), by the non-coherent read-only path
 (ld.global.nc), from a copy in the block's shared memory (ld.shared), or, "local", through 32
 words of the thread's own local memory (ld.local: where a traversal stack or a spilled register
-lives, cached in L1 too). The other two warps, until the block's readers finish, do nothing ("idle"),
+lives, cached in L1 too). The "code" rows load nothing: their loop body is 512 or 4,096
+instructions, to see whether the invalidation reaches the instruction caches (the tile kernel's
+warps wait for instruction fetches twice as long as the compaction kernel's: run 118). The other two warps, until the block's readers finish, do nothing ("idle"),
 relaxed loads of a word of their own ("relaxed": the same traffic, no invalidation), or acquire
 loads of it ("acquire"). Four blocks an SM, as the renderers run. Prints ns a chained load, the
 median of three timed launches after a warm-up.
@@ -21,7 +23,7 @@ median of three timed launches after a warm-up.
 Model under test: if the invalidation empties the readers' lines, "ld + acquire" is several times
 "ld + idle"; if the read-only path's lines survive it, "nc + acquire" stays at "nc + idle"; shared
 memory is no cache, so "shared + acquire" should stay at "shared + idle" unless the invalidation
-also holds up the SM's load pipeline.
+also holds up the SM's load pipeline. Prints ns a chained load (an instruction, "code" rows).
 
 Run 135 (H200): ld 119 / 121 / 1,819 ns (idle / relaxed / acquire), nc the same: the read-only
 path's lines go too.
@@ -77,9 +79,18 @@ extern "C" __global__ void probe(const unsigned* table, u64* words, unsigned ite
     unsigned own[LOAD == 3 ? LOCAL : 1];
     if (LOAD == 3)
       for (unsigned k = 0; k < LOCAL; ++k) own[k] = (k + 1u + (threadIdx.x & 1u)) % LOCAL;
-    const unsigned* chain = LOAD == 3 ? own : LOAD == 2 ? local : table;
     unsigned at = (blockIdx.x * 197u + threadIdx.x * 31u) & ((LOAD == 3 ? LOCAL : TABLE) - 1u);
+#if LOAD == 4
+    // No loads: a loop body of CODE dependent instructions, each its own (asm volatile: nothing
+    // merges them), so the body's code is about 16 * CODE bytes and is fetched every pass.
+    for (unsigned i = 0; i < iters; ++i) {
+#pragma unroll
+      for (unsigned k = 0; k < CODE; ++k) asm volatile("mad.lo.u32 %0, %0, 1664525, %1;" : "+r"(at) : "r"(k));
+    }
+#else
+    const unsigned* chain = LOAD == 3 ? own : LOAD == 2 ? local : table;
     for (unsigned i = 0; i < iters; ++i) at = next_of(chain + at);
+#endif
     if (at == 0xFFFFFFFFu) *sink = at;  // keeps the chain; never true
     __syncwarp();
     if (lane == 0) atomicAdd((unsigned*)&finished, 1u);
@@ -95,8 +106,11 @@ extern "C" __global__ void probe(const unsigned* table, u64* words, unsigned ite
 TABLE = 4096  # words: 16 KB, well inside an SM's L1
 LOCAL = 32  # words a reader thread chases through its local memory: 96 KB an SM in all
 OTHERS = {"idle": 0, "relaxed": 1, "acquire": 2}
-LOADS = {"ld": 0, "nc": 1, "shared": 2, "local": 3}
-ROWS = [(f"{load} + {others}", load, others) for load in LOADS for others in OTHERS]
+LOADS = {"ld": 0, "nc": 1, "shared": 2, "local": 3, "code": 4}
+CODES = (512, 4096)  # instructions in the "code" rows' loop body: about 8 KB and 64 KB of code
+# (label, reader, others, instructions in the readers' loop body: 1 for a chain's load)
+ROWS = [(f"{load} + {others}", load, others, 1) for load in LOADS if load != "code" for others in OTHERS] + [
+    (f"code {c} + {others}", "code", others, c) for c in CODES for others in OTHERS]
 ITERS = 20000
 BLOCKS_PER_SM = 4
 
@@ -120,13 +134,15 @@ def main() -> None:
     words = cupy.zeros(16 * 2 * blocks, dtype=cupy.uint64)
     sink = cupy.zeros(1, dtype=cupy.uint32)
     out = []
-    print(f"{'row':<14} {'ns a chained load':>18}")
-    for label, load, others in ROWS:
-        opts = ("-std=c++17", f"-DLOAD={LOADS[load]}", f"-DOTHERS={OTHERS[others]}", f"-DTABLE={TABLE}u", f"-DLOCAL={LOCAL}u")
+    print(f"{'row':<20} {'ns a load or instruction':>25}")
+    for label, load, others, code in ROWS:
+        opts = ("-std=c++17", f"-DLOAD={LOADS[load]}", f"-DOTHERS={OTHERS[others]}", f"-DTABLE={TABLE}u",
+                f"-DLOCAL={LOCAL}u", f"-DCODE={code}u")
         fn = cupy.RawModule(code=SOURCE, options=opts).get_function("probe")
-        us = us_per_round(fn, (blocks,), (256,), (table, words, cupy.uint32(ITERS), sink), ITERS)
-        out.append(dict(row=label, ns_per_load=us * 1e3, blocks=blocks, iters=ITERS))
-        print(f"{label:<14} {us * 1e3:>18.1f}", flush=True)
+        iters = ITERS // code if load == "code" else ITERS
+        us = us_per_round(fn, (blocks,), (256,), (table, words, cupy.uint32(iters), sink), iters * code)
+        out.append(dict(row=label, ns_per_step=us * 1e3, blocks=blocks, iters=iters, body=code))
+        print(f"{label:<20} {us * 1e3:>25.2f}", flush=True)
     if len(sys.argv) > 1:
         with open(sys.argv[1], "w") as f:
             json.dump(dict(provenance(), table_words=TABLE, rows=out), f, indent=1)

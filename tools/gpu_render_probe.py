@@ -8,10 +8,9 @@ the kernels' RT_MIN_BLOCKS (kernels/render.cu), at several tile shapes and queue
 also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
 0-10 % faster); add a row with those defines to time it again. Each row is the median of three
 renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
-launches timed apart; the image is compared with the compaction baseline's. "scene in shared"
-rows trace from a copy of the scene in each block's shared memory (RT_SCENE_SHARED=1,
-kernels/render.cu), "stack in shared" ones keep the traversal stack's top there (RT_STACK_SHARED,
-rt/bvh.h). --rows picks rows.
+launches timed apart; the image is compared with the compaction baseline's. "scene from global"
+rows trace from the scene's arrays in global memory, not from each block's copy in shared memory
+(RT_SCENE_SHARED=0, kernels/render.cu), as before run 138. --rows picks rows.
 """
 
 import argparse
@@ -44,14 +43,8 @@ arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
-    ("compaction, scene in shared", ("RT_SCENE_SHARED=1",), dict(renderer="compaction")),
-    ("compaction, stack in shared", ("RT_STACK_SHARED=16",), dict(renderer="compaction")),
-    ("compaction, both in shared", ("RT_SCENE_SHARED=1", "RT_STACK_SHARED=16"), dict(renderer="compaction")),
     ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, stack in shared", ("RT_STACK_SHARED=16",), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, both in shared", ("RT_SCENE_SHARED=1", "RT_STACK_SHARED=16"), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, stack in shared (8)", ("RT_STACK_SHARED=8",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, scene from global", ("RT_SCENE_SHARED=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),
@@ -59,11 +52,9 @@ configs = [  # (label, defines, options)
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
     ("gwfq 2x2", (), dict(queue="gwfq", tiles=(2, 2))),
-    ("gwfq 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="gwfq", tiles=(2, 2))),
-    ("gwfq 2x2, both in shared", ("RT_SCENE_SHARED=1", "RT_STACK_SHARED=16"), dict(queue="gwfq", tiles=(2, 2))),
+    ("gwfq 2x2, scene from global", ("RT_SCENE_SHARED=0",), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="gwfq", tiles=(2, 2))),
     ("ymc 2x2", (), dict(queue="ymc", tiles=(2, 2))),
-    ("ymc 2x2, scene in shared", ("RT_SCENE_SHARED=1",), dict(queue="ymc", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")

@@ -31,34 +31,40 @@
 #endif
 constexpr int kMinBlocks = RT_MIN_BLOCKS;
 
-// RT_SCENE_SHARED=1 (a measuring aid for tools/gpu_render_probe.py): each block copies a small
-// scene (no meshes, at most kSharedSceneFloats words) into its shared memory and traces from
-// there. Why: every acquire and fence of the queue layer compiles to a CCTL.IVALL that empties the
-// SM's L1 (tools/gpu_l1_invalidate_probe.py), so the tile renderer's queue operations cost the
-// SM's tracers their cached scene; shared memory is not a cache and keeps it.
+// The tile renderer traces from a copy of the scene in its block's shared memory when the host
+// gives the block room for one (raytrace/cuda_render.py: shared_scene_floats). Why: every acquire
+// and fence of the queue layer compiles to a CCTL.IVALL, which empties the SM's L1 data cache
+// (ordinary and read-only-path lines alike; local memory and shared memory are spared), and a
+// warp's chained loads from L1 ran 15x slower while two warps of each block made acquire loads
+// (tools/gpu_l1_invalidate_probe.py, run 135). So the queue operations of some warps cost the
+// tracers of the same SM their cached scene; shared memory is no cache and keeps it. Runs 136-137,
+// G-LFQ 2x2: spheres100 5.05 -> 4.49 and 5.02 -> 4.52 ms, cornell 1.29 -> 1.17 and 1.26 -> 1.20.
+// The compaction kernel makes no acquires while it traces and keeps reading through L1 (with a
+// copy it was 1-6 % slower, runs 136-137). RT_SCENE_SHARED=0 (a measuring aid for
+// tools/gpu_render_probe.py) ignores the room.
 #ifndef RT_SCENE_SHARED
-#define RT_SCENE_SHARED 0
+#define RT_SCENE_SHARED 1
 #endif
-constexpr uint32_t kSharedSceneFloats = 3072;  // 12 KB a block: spheres100 takes 2,745
 
-// Called by every thread of the block (it synchronises the block). Returns p unchanged when the
-// scene does not fit; otherwise p with the scene's pointers into `buf`.
-__device__ rt::RenderParams scene_in_shared(rt::RenderParams p, float* buf) {
+// Called by every thread of the block (it synchronises the block). With `room` words of dynamic
+// shared memory at `buf` and a scene that fits (no triangles: meshes keep their own hierarchy in
+// global memory), returns p with the scene's arrays moved there; otherwise p unchanged. The layout
+// is the host's (shared_scene_floats): primitives, nodes, the material rows the primitives name,
+// lights, the BVH's leaf index (every bounded primitive once), the unbounded primitives.
+__device__ rt::RenderParams scene_in_shared(rt::RenderParams p, float* buf, uint32_t room) {
   rt::SceneView& s = p.scene;
-  if (s.mesh.ntris != 0) return p;
-  uint32_t materials = 0;  // the material rows the primitives name
+  if (!RT_SCENE_SHARED || room == 0 || s.mesh.ntris != 0) return p;
+  const uint32_t nindex = s.bvh.nnodes ? s.nprims - s.bvh.nunbounded : 0u;
+  uint32_t sizes[6] = {s.nprims * rt::kPrimFloats, s.bvh.nnodes * 8u, 0u, s.nlights * 6u, nindex, s.bvh.nunbounded};
   for (uint32_t i = 0; i < s.nprims; ++i) {
-    const uint32_t m = (uint32_t)s.prims[i * rt::kPrimFloats + 1] + 1u;
-    materials = m > materials ? m : materials;
+    const uint32_t rows = (uint32_t)s.prims[i * rt::kPrimFloats + 1] + 1u;
+    sizes[2] = 4u * rows > sizes[2] ? 4u * rows : sizes[2];
   }
-  const uint32_t nindex = s.nprims - s.bvh.nunbounded;
-  const uint32_t sizes[6] = {s.nprims * rt::kPrimFloats, s.bvh.nnodes * 8u, materials * 4u, s.nlights * 6u, nindex,
-                             s.bvh.nunbounded};
   const float* from[6] = {s.prims, s.bvh.nodes, s.materials, s.lights, (const float*)s.bvh.index,
                           (const float*)s.bvh.unbounded};
   uint32_t total = 0;
   for (int k = 0; k < 6; ++k) total += sizes[k];
-  if (total > kSharedSceneFloats) return p;
+  if (total > room) return p;  // the host counted otherwise: trace from global memory
   float* to[6];
   for (uint32_t k = 0, at = 0; k < 6; at += sizes[k++]) {
     to[k] = buf + at;
@@ -73,15 +79,6 @@ __device__ rt::RenderParams scene_in_shared(rt::RenderParams p, float* buf) {
   s.bvh.unbounded = (const uint32_t*)to[5];
   return p;
 }
-
-// The kernels' scene: in shared memory under RT_SCENE_SHARED, else where the arguments put it.
-#if RT_SCENE_SHARED
-#define RT_PARAMS()                                         \
-  __shared__ float shared_scene[kSharedSceneFloats];        \
-  const rt::RenderParams p = scene_in_shared(rt::make_params(RT_SCENE_PASS), shared_scene)
-#else
-#define RT_PARAMS() const rt::RenderParams p = rt::make_params(RT_SCENE_PASS)
-#endif
 
 using rt::PathState;
 using rt::RayCounts;
@@ -147,7 +144,7 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_wave(RT_SCENE_ARGS, PathState* pool, const uint32_t* in_list, const uint64_t* in_count, uint32_t* out_list,
             uint64_t* out_count, uint64_t* clear_count, uint64_t* samples_done, uint64_t* counts, uint32_t first,
             uint64_t* next) {
-  RT_PARAMS();
+  const RenderParams p = rt::make_params(RT_SCENE_PASS);
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   const uint64_t stride = (uint64_t)gridDim.x * blockDim.x;
   if (tid == 0) *clear_count = 0;
@@ -198,12 +195,14 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
 }
 
 // The persistent workers: warp w's lane of rank j < rt::kRoundBlocks is queue user
-// w * kRoundBlocks + j (rt_tile_layout's count).
+// w * kRoundBlocks + j (rt_tile_layout's count). `scene_room`: the words of dynamic shared memory
+// the launch gave each block for the scene (scene_in_shared; 0: none).
 extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* base, uint64_t stride, uint64_t capacity,
              uint32_t nthreads, uint32_t tiles_x, uint32_t tiles_y, uint64_t* samples_done, uint64_t* counts,
-             uint32_t* err_words) {
-  RT_PARAMS();
+             uint32_t* err_words, uint32_t scene_room) {
+  extern __shared__ float scene_copy[];
+  const RenderParams p = scene_in_shared(rt::make_params(RT_SCENE_PASS), scene_copy, scene_room);
   const uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
   // Blocks are whole warps, all converged at entry; the lanes past nthreads leave here.
   const uint32_t members = gq::ballot(0xFFFFFFFFu, tid < nthreads);

@@ -104,3 +104,47 @@ point = [0, 0, 5]
 normal = [0, 0, -1]
 material = "wall"
 """
+
+
+def sphere_grid_toml(n: int) -> str:
+    """n x n small mirror-and-matte spheres over a plane, two lights: a scene of n * n + 1
+    primitives, for sizes on either side of what the GPU tile renderer copies into shared memory
+    (raytrace/cuda_render.py: SHARED_SCENE_FLOATS)."""
+    rows = ["""
+[image]
+width = 64
+height = 48
+spp = 2
+max_depth = 2
+[camera]
+eye = [0, 6, 12]
+look_at = [0, 0, 0]
+fov = 45
+[world]
+background = [0.1, 0.1, 0.2]
+ambient = [0.05, 0.05, 0.05]
+[materials.matte]
+diffuse = [0.8, 0.4, 0.2]
+[materials.mirror]
+diffuse = [0.2, 0.2, 0.2]
+reflectivity = 0.7
+[[light]]
+position = [5, 10, 5]
+intensity = [80, 80, 80]
+[[light]]
+position = [-6, 8, 2]
+intensity = [40, 40, 60]
+[[plane]]
+point = [0, -0.5, 0]
+normal = [0, 1, 0]
+material = "matte"
+"""]
+    for i in range(n):
+        for j in range(n):
+            x, z = -5 + 10 * (i + 0.5) / n, -5 + 10 * (j + 0.5) / n
+            rows.append(f"""[[sphere]]
+center = [{x:.4f}, 0, {z:.4f}]
+radius = {3.0 / n:.4f}
+material = "{'mirror' if (i + j) % 2 else 'matte'}"
+""")
+    return "".join(rows)

@@ -30,8 +30,9 @@ PROBE = _probe()
 
 @pytest.mark.parametrize("row", PROBE.ROWS, ids=[r[0] for r in PROBE.ROWS])
 def test_row_compiles_for_sm90(row):
-    label, load, others = row
-    defines = (f"-DLOAD={PROBE.LOADS[load]}", f"-DOTHERS={PROBE.OTHERS[others]}", f"-DTABLE={PROBE.TABLE}u", f"-DLOCAL={PROBE.LOCAL}u")
+    label, load, others, code = row
+    defines = (f"-DLOAD={PROBE.LOADS[load]}", f"-DOTHERS={PROBE.OTHERS[others]}", f"-DTABLE={PROBE.TABLE}u",
+               f"-DLOCAL={PROBE.LOCAL}u", f"-DCODE={code}u")
     compiler, size = compile_source_sm90(PROBE.SOURCE, "l1_invalidate_probe.cu", NVRTC_FLAGS + defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {label}"
 

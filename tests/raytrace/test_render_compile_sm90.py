@@ -24,3 +24,9 @@ def test_ab_variants_compile_for_sm90(variant):
 def test_tile_profile_build_compiles_for_sm90():
     compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=("RT_PROFILE=1",))
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_PROFILE=1"
+
+
+def test_scene_from_global_build_compiles_for_sm90():
+    # RT_SCENE_SHARED=0: the tile kernel ignores its shared-memory room (tools/gpu_render_probe.py).
+    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=("RT_SCENE_SHARED=0",))
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_SCENE_SHARED=0"

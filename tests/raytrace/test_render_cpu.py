@@ -5,6 +5,8 @@ PNGs; bad options are refused before any work."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from render_cases import REFERENCES, lone_sphere_toml, mirror_toml, reference_path, render_case, srgb8, within_tolerance
@@ -154,3 +156,24 @@ def test_bad_options_are_refused_before_any_work(monkeypatch, field, value):
     sc = load_scene(render_case.__globals__["ROOT"] / "scenes" / "cornell.toml")
     with pytest.raises(GQError, match=f"--{field}"):
         render(sc, opts)
+
+
+def test_shared_scene_counts_what_the_tile_kernel_copies():
+    # kernels/render.cu's scene_in_shared lays out primitives, nodes, the material rows named,
+    # lights, the leaf index (every bounded primitive once) and the unbounded rows; the host's
+    # count must be the kernel's, or the kernel falls back to global memory.
+    from raytrace.cuda_render import SHARED_SCENE_FLOATS, shared_scene_floats
+    from raytrace.render import SceneArrays
+    from raytrace.scene import load_scene
+
+    root = Path(__file__).resolve().parents[2] / "scenes"
+    assert shared_scene_floats(SceneArrays.of(load_scene(root / "spheres100.toml"), 64, 48)) == \
+        101 * 12 + 127 * 8 + 101 * 4 + 2 * 6 + 100 + 1
+    for name in ("spheres100", "cornell"):
+        for accel in ("bvh", "none"):
+            a = SceneArrays.of(load_scene(root / f"{name}.toml"), 64, 48, accel)
+            nindex = len(a.prims) - a.nunbounded if a.nnodes else 0
+            assert a.nnodes == 0 or len(a.bvh_index) == nindex  # the kernel's count of the leaf index
+            assert 0 < shared_scene_floats(a) <= SHARED_SCENE_FLOATS
+    mesh = SceneArrays.of(load_scene(root / "mesh-demo.toml"), 64, 48)
+    assert mesh.ntris > 0 and shared_scene_floats(mesh) == 0  # meshes keep their hierarchy in global memory

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from render_cases import REFERENCES, psnr, reference_path, render_case, srgb8, within_tolerance
+from render_cases import REFERENCES, psnr, reference_path, render_case, sphere_grid_toml, srgb8, within_tolerance
 
 from queues_cuda.queues import QUEUES
 from raytrace.build import kernel_variant
@@ -94,5 +94,40 @@ def test_gpu_other_round_sizes_equal_compaction(gpu_baselines, round_blocks, thr
         r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=threads,
                         backend="cuda")
     base = gpu_baselines["spheres100"]
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+    assert r.rays == base.rays
+
+
+@pytest.mark.parametrize("accel", ["bvh", "none"])
+def test_gpu_scene_copied_to_shared_memory_or_not_renders_the_same(gpu_baselines, accel):
+    # The tile renderer traces spheres100 from each block's copy of it in shared memory
+    # (kernels/render.cu: scene_in_shared), with or without a hierarchy to copy; RT_SCENE_SHARED=0
+    # traces it from global memory. Every way gives compaction's image.
+    base = gpu_baselines["spheres100"] if accel == "bvh" else \
+        render_case("spheres100", W, H, SPP, renderer="compaction", backend="cuda", accel=accel)
+    shared = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), accel=accel,
+                         backend="cuda")
+    with kernel_variant(("RT_SCENE_SHARED=0",)):
+        global_ = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), accel=accel,
+                              backend="cuda")
+    for r in (shared, global_):
+        assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+        assert r.rays == base.rays
+
+
+@pytest.mark.parametrize("n", [13, 14])
+def test_gpu_scenes_either_side_of_the_shared_copy_equal_compaction(tmp_path, n):
+    from raytrace.cuda_render import shared_scene_floats
+    from raytrace.render import RenderOptions, SceneArrays, render
+    from raytrace.scene import load_scene
+
+    path = tmp_path / f"grid{n}.toml"
+    path.write_text(sphere_grid_toml(n))
+    scene = load_scene(path)
+    fits = shared_scene_floats(SceneArrays.of(scene, 64, 48)) > 0
+    assert fits == (n == 13)  # 13 x 13 spheres fit the copy (3,902 words), 14 x 14 do not (4,621)
+    opts = dict(width=64, height=48, spp=2, backend="cuda")
+    base = render(scene, RenderOptions(renderer="compaction", **opts))
+    r = render(scene, RenderOptions(renderer="queue", queue="glfq", tiles=(2, 2), **opts))
     assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
     assert r.rays == base.rays

@@ -50,34 +50,6 @@ struct BvhHit {
 };
 
 // `any`: stop at the first hit closer than tmax (shadow rays).
-// RT_STACK_SHARED=S > 0 (a measuring aid for tools/gpu_render_probe.py): on the GPU the
-// traversal stack's first S entries live in the block's shared memory (entry k of thread t at
-// k * blockDim.x + t, so a warp's lanes touch 32 banks), the rest in the thread's local array.
-// Why: local memory is cached in L1, and every acquire of the queue layer empties L1
-// (tools/gpu_l1_invalidate_probe.py), so in the tile renderer a push and its pop can be a trip to
-// L2 each.
-#ifndef RT_STACK_SHARED
-#define RT_STACK_SHARED 0
-#endif
-struct TraversalStack {
-  uint32_t local[kBvhStack];
-#if GQ_DEVICE_BUILD && RT_STACK_SHARED
-  uint32_t* column;
-  __device__ TraversalStack() {
-    __shared__ uint32_t top[RT_STACK_SHARED * 256];  // the kernels' blocks are 256 threads
-    column = top + threadIdx.x;
-  }
-  __device__ GQ_INLINE void put(int sp, uint32_t v) {
-    if (sp < RT_STACK_SHARED) column[sp * 256] = v;
-    else local[sp] = v;
-  }
-  __device__ GQ_INLINE uint32_t get(int sp) const { return sp < RT_STACK_SHARED ? column[sp * 256] : local[sp]; }
-#else
-  GQ_HD GQ_INLINE void put(int sp, uint32_t v) { local[sp] = v; }
-  GQ_HD GQ_INLINE uint32_t get(int sp) const { return local[sp]; }
-#endif
-};
-
 template <bool kAny>
 GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 d, float tmin, float tmax) {
   BvhHit h{tmax, -1};
@@ -88,7 +60,7 @@ GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 
   }
   if (b.nnodes == 0) return h;
   const Vec3 inv = vec3(1.0f / d.x, 1.0f / d.y, 1.0f / d.z);
-  TraversalStack stack;
+  uint32_t stack[kBvhStack];
   int sp = 0;
   uint32_t node = 0;
   if (enter_box(b.nodes, o, inv, h.t) >= kNoHit) return h;
@@ -106,7 +78,7 @@ GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 
       const float tc = enter_box(b.nodes + c * 8, o, inv, h.t);
       if (ta < kNoHit && tc < kNoHit) {
         const bool a_first = ta <= tc;
-        stack.put(sp++, a_first ? c : a);  // the farther child waits
+        stack[sp++] = a_first ? c : a;  // the farther child waits
         node = a_first ? a : c;
         continue;
       }
@@ -116,7 +88,7 @@ GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 
     // Pop the next pending node that may still hold something closer than the best hit.
     for (;;) {
       if (sp == 0) return h;
-      node = stack.get(--sp);
+      node = stack[--sp];
       if (enter_box(b.nodes + node * 8, o, inv, h.t) < kNoHit) break;
     }
   }
