@@ -18,6 +18,8 @@
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   queue-ncu   hardware counters per successful operation, balanced kernel, every queue (gq bench queues --hw-counters)
 #   hot-line    what one hot line serves: fetch-adds with loads of the same line or of others (tools/gpu_hot_line_probe.py)
+#   l1-probe    what acquires on some warps cost the loads and instruction fetches of the others on their SM
+#               (tools/gpu_l1_invalidate_probe.py)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
 #   fifo        FIFO conformance, >1e8 tokens (GQ_FIFO_QUEUES="glfq or gwfq" picks queues)
 #   bench-tests the GPU tests of `gq bench queues`
@@ -154,6 +156,9 @@ if want queue-ncu; then
 fi
 if want hot-line; then
   stage hot-line 90 python3 tools/gpu_hot_line_probe.py "$OUT/hot-line.json"
+fi
+if want l1-probe; then
+  stage l1-probe 90 python3 tools/gpu_l1_invalidate_probe.py "$OUT/l1-probe.json"
 fi
 if want tile-profile; then
   stage tile-profile "${GQ_TILE_PROFILE_S:-150}" python3 tools/gpu_tile_profile.py "$OUT" \
