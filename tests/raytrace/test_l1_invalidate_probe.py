@@ -30,9 +30,10 @@ PROBE = _probe()
 
 @pytest.mark.parametrize("row", PROBE.ROWS, ids=[r[0] for r in PROBE.ROWS])
 def test_row_compiles_for_sm90(row):
-    label, load, others, code = row
+    label, load, others, code, other_code = row
     defines = (f"-DLOAD={PROBE.LOADS[load]}", f"-DOTHERS={PROBE.OTHERS[others]}", f"-DTABLE={PROBE.TABLE}u",
-               f"-DLOCAL={PROBE.LOCAL}u", f"-DCODE={code}u")
+               f"-DLOCAL={PROBE.LOCAL}u", f"-DCODE={code}u",
+               f"-DOTHER_CODE={other_code}u")
     compiler, size = compile_source_sm90(PROBE.SOURCE, "l1_invalidate_probe.cu", NVRTC_FLAGS + defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {label}"
 
