@@ -37,8 +37,9 @@ constexpr int kMinBlocks = RT_MIN_BLOCKS;
 // (ordinary and read-only-path lines alike; local memory and shared memory are spared), and a
 // warp's chained loads from L1 ran 15x slower while two warps of each block made acquire loads
 // (tools/gpu_l1_invalidate_probe.py, run 135). So the queue operations of some warps cost the
-// tracers of the same SM their cached scene; shared memory is no cache and keeps it. Runs 136-137,
-// G-LFQ 2x2: spheres100 5.05 -> 4.49 and 5.02 -> 4.52 ms, cornell 1.29 -> 1.17 and 1.26 -> 1.20.
+// tracers of the same SM their cached scene; shared memory is no cache and keeps it. Runs 136-138,
+// G-LFQ 2x2: spheres100 5.05 -> 4.49, 5.02 -> 4.52 and 5.06 -> 4.44 ms, cornell 1.29 -> 1.17,
+// 1.26 -> 1.20 and 1.28 -> 1.17 (ncu, run 139: the kernel's L1 load misses 42 -> 20 M).
 // The compaction kernel makes no acquires while it traces and keeps reading through L1 (with a
 // copy it was 1-6 % slower, runs 136-137). RT_SCENE_SHARED=0 (a measuring aid for
 // tools/gpu_render_probe.py) ignores the room.
