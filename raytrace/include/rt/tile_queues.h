@@ -234,6 +234,25 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       continue;
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
+#if defined(RT_PROBE_CODE_PAD) && GQ_DEVICE_BUILD
+    // A measuring aid (tools/gpu_render_probe.py): RT_PROBE_CODE_PAD instructions run once a
+    // working round beside the queue operations, each its own (RT_PROBE_CODE_LOOP=0: that much
+    // more code fetched) or a 16-instruction body looped (1: the same work, no more code).
+    {
+      uint32_t x = tid;
+#if defined(RT_PROBE_CODE_LOOP) && RT_PROBE_CODE_LOOP
+#pragma unroll 1
+      for (uint32_t r = 0; r < RT_PROBE_CODE_PAD / 16; ++r) {
+#pragma unroll
+        for (uint32_t k = 0; k < 16; ++k) asm volatile("mad.lo.u32 %0, %0, 1664525, %1;" : "+r"(x) : "r"(k + r));
+      }
+#else
+#pragma unroll
+      for (uint32_t k = 0; k < RT_PROBE_CODE_PAD; ++k) asm volatile("mad.lo.u32 %0, %0, 1664525, %1;" : "+r"(x) : "r"(k));
+#endif
+      if (x == 0x5a5a5a5au) masks[0] = x;  // keeps the chain (never true in practice; a probe build only)
+    }
+#endif
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
     uint32_t live[kRoundBlocks], next_live[kRoundBlocks], pixels = 0;
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
