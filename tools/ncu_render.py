@@ -1,12 +1,14 @@
 """One 1920x1080, 4 spp render per row, for Nsight Compute to profile (a measuring aid for issue 3):
 
     ncu --kernel-name regex:"rt_wave|rt_tiles" --csv --metrics <...> \\
-        python3 tools/ncu_render.py SCENE ROW [ROW ...]
+        python3 tools/ncu_render.py [--lineinfo] SCENE ROW [ROW ...]
 
 A row is `compaction`, or `QUEUE:TXxTY` with optional build defines after a second colon
 (`glfq:2x2:RT_SCENE_SHARED=0,RT_MIN_BLOCKS=6`). Each row renders once, with the build its defines
 select (raytrace.build.kernel_variant), and prints its label and render time (which ncu's replays
 inflate); ncu's CSV gives the figures. Runs 113-123 used an uncommitted script of the same kind.
+--lineinfo compiles the kernels with line information (NVRTC -lineinfo), so that a disassembly
+(nvdisasm -g) of the cached module ties each instruction of ncu's source page to a source line.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+import raytrace.build  # noqa: E402
 from raytrace.build import kernel_variant  # noqa: E402
 from raytrace.render import RenderOptions, render  # noqa: E402
 from raytrace.scene import load_scene  # noqa: E402
@@ -33,6 +36,9 @@ def parse_row(row: str) -> tuple[dict, tuple[str, ...]]:
 
 
 def main(argv: list[str]) -> None:
+    if argv[:1] == ["--lineinfo"]:
+        raytrace.build.NVRTC_FLAGS = raytrace.build.NVRTC_FLAGS + ("-lineinfo",)  # read at each build
+        argv = argv[1:]
     if len(argv) < 2:
         raise SystemExit(__doc__)
     scene = load_scene(argv[0])
