@@ -54,7 +54,7 @@ def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=No
     else:
         capacity, stride, tiles = tile_layout(lib, opts, threads)
         queues = np.empty(tiles * stride, np.uint64)
-        masks = np.empty(screen_blocks(opts), np.uint32)  # written before read (rt/tile_queues.h)
+        masks = np.empty(screen_blocks(opts), np.uint32)  # written by the seeding (rt/tile_queues.h)
         tx, ty = opts.tiles
         call = lambda: lib.rt_cpu_tiles(*args, _p(pool), _p(masks), _p(queues), stride, capacity,  # noqa: E731
                                         threads, tx, ty, _p(done), _p(counts), _p(err))

@@ -187,7 +187,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         users, stride = (int(x) for x in out.get())  # a warp's dequeuing lanes are users (rt/tile_queues.h)
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
-        masks = cupy.empty(blocks, cupy.uint32)  # written before read (rt/tile_queues.h)
+        masks = cupy.empty(blocks, cupy.uint32)  # written by the seeding (rt/tile_queues.h)
         counts = cupy.zeros((threads, 3), cupy.uint64)
         marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
         start.record()
@@ -199,7 +199,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
             marks[1].record()
         mod.get_function("rt_tiles_seed")(_grid(min(blocks, users)), (BLOCK,),
                                           (queues, u64(stride), u64(capacity), u64(users), u32(opts.width),
-                                           u32(opts.height), u32(tx), u32(ty), err))
+                                           u32(opts.height), u32(tx), u32(ty), masks, err))
         if phases is not None:
             marks[2].record()
         tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),

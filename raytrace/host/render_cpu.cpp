@@ -89,9 +89,10 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t*
   const gq::ErrorFlag err{err_words};
   for (uint64_t i = 0; i < (uint64_t)g.count() * stride; ++i)
     queues[i] = rt::TileQueues::initial_word(i, stride, capacity, nthreads);
-  // Fresh items: no pool entry or mask is read before a worker writes it (rt::kFreshItem).
+  // Fresh items: no pool entry is read before a worker writes it (rt::kFreshItem); the seeding
+  // writes each block's mask.
   const uint32_t blocks = g.blocks().count();
-  for (uint32_t b = 0; b < blocks; ++b) rt::seed_block(g, tq, b, b % nthreads, err);
+  for (uint32_t b = 0; b < blocks; ++b) rt::seed_block(g, tq, masks, b, b % nthreads, err);
   if (err.raised()) return gq::load<gq::mo::acquire>(err_words);
   run_threads(nthreads, [&](uint32_t tid) {
     RayCounts c{0, 0, 0};

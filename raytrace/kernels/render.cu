@@ -179,11 +179,11 @@ extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_
     base[i] = rt::TileQueues::initial_word(i, stride, capacity, users);
 }
 
-// Every block enters its tile's queue, fresh (rt::kFreshItem). Thread i is queue user i: the
-// threads past the queues' user count take no part.
+// Every block's lanes into `masks`, and the block into its tile's queue, fresh (rt::kFreshItem).
+// Thread i is queue user i: the threads past the queues' user count take no part.
 extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64_t capacity, uint64_t users,
                                          uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y,
-                                         uint32_t* err_words) {
+                                         uint32_t* masks, uint32_t* err_words) {
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, users};
   const uint32_t blocks = g.blocks().count();
@@ -192,7 +192,7 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
   const uint32_t user = blockIdx.x * blockDim.x + threadIdx.x;
   if (user >= seeders) return;
   const gq::ErrorFlag err{err_words};
-  for (uint32_t b = user; b < blocks; b += seeders) rt::seed_block(g, tq, b, user, err);
+  for (uint32_t b = user; b < blocks; b += seeders) rt::seed_block(g, tq, masks, b, user, err);
 }
 
 // The persistent workers: warp w's lane of rank j < rt::kRoundBlocks is queue user

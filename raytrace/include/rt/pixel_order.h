@@ -39,8 +39,10 @@ struct ScreenBlocks {
   GQ_HD GQ_INLINE uint32_t y0(uint32_t b) const { return b / across() * kBlockH; }
   // The block's top-left pixel: the one that decides its tile.
   GQ_HD GQ_INLINE uint32_t first_pixel(uint32_t b) const { return y0(b) * width + x0(b); }
-  GQ_HD GQ_INLINE uint32_t pixel(uint32_t b, uint32_t lane) const {
-    return (y0(b) + lane / kBlockW) * width + x0(b) + lane % kBlockW;
+  GQ_HD GQ_INLINE uint32_t pixel(uint32_t b, uint32_t lane) const { return pixel_at(first_pixel(b), lane); }
+  // The same from the block's first pixel (no division: the tile renderer's per-pixel step).
+  GQ_HD GQ_INLINE uint32_t pixel_at(uint32_t first, uint32_t lane) const {
+    return first + lane / kBlockW * width + lane % kBlockW;
   }
   // The lanes that hold a pixel of the image.
   GQ_HD GQ_INLINE uint32_t lanes(uint32_t b) const {

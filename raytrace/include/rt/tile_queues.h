@@ -76,38 +76,48 @@ GQ_HD GQ_INLINE bool tile_enqueue(const gq::Queue& q, uint32_t item, uint32_t us
 }
 
 // A queued item is a block index, with kFreshItem set while the block has not been traced yet:
-// its lanes are then every lane that holds a pixel and their path states are fresh_path(), a
-// constant, so nothing writes the pool or the masks before the render and the first dequeue
-// reads neither (as the compaction baseline's first wave makes its items from the index,
-// rt/compaction.h). Blocks stay below 2^23 (pixels below 2^28: raytrace/scene.py's
+// its path states are then fresh_path(), a constant, so nothing writes the pool before the render
+// and the first dequeue reads no state (as the compaction baseline's first wave makes its items
+// from the index, rt/compaction.h). Its lanes (every lane that holds a pixel) are in `masks`,
+// written when the block is seeded: a read, where working them out from the block index took
+// the worker two integer divisions a block. Blocks stay below 2^23 (pixels below 2^28: raytrace/scene.py's
 // MAX_IMAGE_SIDE), and the largest item below the values the queues keep for themselves
 // (gq/ymc.cuh: 2^32 - 2).
 constexpr uint32_t kFreshItem = 1u << 31;
 
-// The primary work: block `block` enters its tile's queue.
-GQ_HD GQ_INLINE void seed_block(const TileGrid& g, const TileQueues& tq, uint32_t block, uint32_t user,
-                                const gq::ErrorFlag& err) {
+// The primary work: block `block`'s lanes into `masks` and the block into its tile's queue (whose
+// enqueue publishes the mask to the worker that takes it).
+GQ_HD GQ_INLINE void seed_block(const TileGrid& g, const TileQueues& tq, uint32_t* masks, uint32_t block,
+                                uint32_t user, const gq::ErrorFlag& err) {
+  masks[block] = g.blocks().lanes(block);
   tile_enqueue(tq.queue(g.tile_of_block(block)), block | kFreshItem, user, err);
 }
 
-// The order in which a worker tries the tiles (k = 0 .. tiles-1): its home first, then every
-// other tile once, starting at an offset that differs from warp to warp, so that the workers of
-// one home tile do not all descend on the same neighbour when theirs runs dry.
-GQ_HD GQ_INLINE uint32_t victim(uint32_t home, uint32_t k, uint32_t scatter, uint32_t tiles) {
-  return k == 0 ? home : (home + 1u + (scatter + k - 1u) % (tiles - 1u)) % tiles;
-}
-
-// Dequeue an item: the home tile first, then the others in victim() order. On an empty queue
-// try_dequeue takes no ticket (gq/queue_select.cuh), so an idle worker polling every tile does
-// not slow the producers it waits for. (Run 73 read the other tiles' relaxed Head and Tail first,
-// a tile a lane, and tried only those that showed work: G-LFQ unchanged, G-WFQ and G-WFQ-YMC
-// 3.5x and 6x slower on cornell, the cheap polls' storm on the queues the producers use.)
-GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t scatter, uint32_t user,
-                           uint32_t* item, const gq::ErrorFlag& err) {
-  bool got = false;
-  for (uint32_t k = 0; k < tiles && !got; ++k)
-    got = tq.queue(victim(home, k, scatter, tiles)).try_dequeue(item, user, err);
-  return got;
+// Dequeue an item: the home tile first, then every other tile once, from home + 1 + `offset`
+// on (mod tiles, home skipped; offset < tiles - 1, 0 when there is one tile), an offset that
+// differs from warp to warp so that the workers of one home tile do not all descend on the same
+// neighbour when theirs runs dry. The order is stepped without a division: this runs every round.
+// `*from` is the tile whose queue gave the item, which is the block's own tile (blocks only ever
+// enter their own tile's queue). On an empty queue try_dequeue takes no ticket (gq/queue_select.
+// cuh), so an idle worker polling every tile does not slow the producers it waits for. (Run 73
+// read the other tiles' relaxed Head and Tail first, a tile a lane, and tried only those that
+// showed work: G-LFQ unchanged, G-WFQ and G-WFQ-YMC 3.5x and 6x slower on cornell, the cheap
+// polls' storm on the queues the producers use.)
+GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t offset, uint32_t user,
+                           uint32_t* item, uint32_t* from, const gq::ErrorFlag& err) {
+  uint32_t tile = home, r = offset;
+  for (uint32_t k = 0; k < tiles; ++k) {
+    if (k > 0) {
+      tile = home + 1u + r;  // < 2 tiles
+      if (tile >= tiles) tile -= tiles;
+      if (++r == tiles - 1u) r = 0;
+    }
+    if (tq.queue(tile).try_dequeue(item, user, err)) {
+      *from = tile;
+      return true;
+    }
+  }
+  return false;
 }
 
 // The position of the n-th (from 0) set bit of `mask`, which has more than n bits set.
@@ -192,6 +202,10 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
 #endif
   gq::Spin idle(idle_budget);
   const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
+  const uint32_t offset = tiles > 1 ? scatter % (tiles - 1u) : 0u;  // steal()'s first other tile
+  // The lane that dequeues slot j of a round, the one of rank j % nlanes.
+  uint32_t owner[kRoundBlocks];
+  for (uint32_t j = 0; j < kRoundBlocks; ++j) owner[j] = gq::first_lane(gq::ballot(members, rank == j % nlanes));
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   const TileProfile prof(tid);  // RT_PROFILE=1 only (rt/tile_profile.h)
   [[maybe_unused]] const uint64_t t_start = prof.now();
@@ -206,17 +220,19 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     }
     const bool sampled = RT_PROFILE && leads;  // the profile samples the leader's rounds
     [[maybe_unused]] const uint64_t t_top = prof.now();
-    // The round's blocks, from the leader's count, so that every lane agrees.
-    const uint64_t share = reserve == 0 ? kRoundBlocks : (total - done) / reserve;
-    const uint32_t mine = share >= kRoundBlocks ? kRoundBlocks : share > 1u ? (uint32_t)share : 1u;
+    // The round's blocks, min(kRoundBlocks, max(1, remaining / reserve)) by comparisons, from the
+    // leader's count, so that every lane agrees.
+    const uint64_t remaining = total - done;
+    uint32_t mine = reserve == 0 ? kRoundBlocks : 1u;
+    for (uint32_t m = 2; m <= kRoundBlocks && reserve != 0; ++m)
+      if (remaining >= (uint64_t)m * reserve) mine = m;
     const uint32_t k = gq::shuffle(members, mine, leader);
-    uint32_t item[kRoundBlocks] = {};
+    uint32_t item[kRoundBlocks] = {}, from[kRoundBlocks] = {};
     uint32_t got = 0;  // bit j: slot j holds a block
     for (uint32_t j = rank; j < k; j += nlanes)
-      if (steal(tq, tiles, home, scatter, user + rank, &item[j], err)) got |= 1u << j;
+      if (steal(tq, tiles, home, offset, user + rank, &item[j], &from[j], err)) got |= 1u << j;
     got = gq::reduce_or(members, got);
-    for (uint32_t j = 0; j < kRoundBlocks; ++j)
-      item[j] = gq::shuffle(members, item[j], gq::first_lane(gq::ballot(members, rank == j % nlanes)));
+    for (uint32_t j = 0; j < kRoundBlocks; ++j) item[j] = gq::shuffle(members, item[j], owner[j]);
     // Each dequeue (acquire) orders its block's pool entries and mask, which the lanes that
     // enqueued it wrote, before what every lane reads next.
     gq::sync_lanes(members);
@@ -234,52 +250,38 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       continue;
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
-#if defined(RT_PROBE_CODE_PAD) && GQ_DEVICE_BUILD
-    // A measuring aid (tools/gpu_render_probe.py): RT_PROBE_CODE_PAD instructions run once a
-    // working round beside the queue operations, each its own (RT_PROBE_CODE_LOOP=0: that much
-    // more code fetched) or a 16-instruction body looped (1: the same work, no more code).
-    {
-      uint32_t x = tid;
-#if defined(RT_PROBE_CODE_LOOP) && RT_PROBE_CODE_LOOP
-#pragma unroll 1
-      for (uint32_t r = 0; r < RT_PROBE_CODE_PAD / 16; ++r) {
-#pragma unroll
-        for (uint32_t k = 0; k < 16; ++k) asm volatile("mad.lo.u32 %0, %0, 1664525, %1;" : "+r"(x) : "r"(k + r));
-      }
-#else
-#pragma unroll
-      for (uint32_t k = 0; k < RT_PROBE_CODE_PAD; ++k) asm volatile("mad.lo.u32 %0, %0, 1664525, %1;" : "+r"(x) : "r"(k));
-#endif
-      if (x == 0x5a5a5a5au) masks[0] = x;  // keeps the chain (never true in practice; a probe build only)
-    }
-#endif
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
-    uint32_t live[kRoundBlocks], next_live[kRoundBlocks], pixels = 0;
+    uint32_t live[kRoundBlocks], next_live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
-      const uint32_t block = item[j] & ~kFreshItem;
-      live[j] = !((got >> j) & 1u) ? 0u : (item[j] & kFreshItem) ? blocks.lanes(block) : masks[block];
+      const bool has = (got >> j) & 1u;
+      live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
+      first[j] = has ? blocks.first_pixel(item[j] & ~kFreshItem) : 0u;
       next_live[j] = 0;
       pixels += gq::popcount(live[j]);
     }
     // Live pixel w is block j's n-th live lane, counting the blocks in slot order. One loop and
-    // one call site, so advance_path is inlined once (rt/compaction.h, run 21).
+    // one call site, so advance_path is inlined once (rt/compaction.h, run 21). The samples the
+    // lane finishes are counted here and added once a round, by the leader for the warp.
+    uint32_t finished = 0;
     for (uint32_t w = rank; w < pixels; w += nlanes) {
       uint32_t j = 0, n = w;
       while (n >= gq::popcount(live[j])) n -= gq::popcount(live[j++]);
       const uint32_t lane = nth_set_bit(live[j], n);
-      const uint32_t pixel = blocks.pixel(item[j] & ~kFreshItem, lane);
+      const uint32_t pixel = blocks.pixel_at(first[j], lane);
       PathState st = (item[j] & kFreshItem) ? fresh_path() : pool[pixel];
       Next next;
       for (;;) {
         next = advance_path(p, st, pixel, c);
         if (!RT_TILE_SAMPLES || next != kNextSample) break;
-        gq::wave_faa<gq::mo::relaxed>(samples_done);
+        ++finished;
       }
       pool[pixel] = st;
       if (next != kPixelDone) next_live[j] |= 1u << lane;  // the pixel stays live: its block goes back
-      if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
+      if (next != kReflect) ++finished;
     }
     for (uint32_t j = 0; j < kRoundBlocks; ++j) next_live[j] = gq::reduce_or(members, next_live[j]);
+    finished = gq::reduce_add(members, finished);
+    if (leads && finished) gq::fetch_add<gq::mo::relaxed>(samples_done, (uint64_t)finished);
     [[maybe_unused]] const uint64_t t_traced = prof.now();
     // Every lane's pool entries before the enqueues (release) hand the blocks on.
     gq::sync_lanes(members);
@@ -287,7 +289,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       if (next_live[j] == 0) continue;
       const uint32_t block = item[j] & ~kFreshItem;
       masks[block] = next_live[j];
-      tile_enqueue(tq.queue(g.tile_of_block(block)), block, user + rank, err);
+      tile_enqueue(tq.queue(from[j]), block, user + rank, err);  // its own tile (steal())
     }
     if (sampled) {
       prof.add(kProfDequeue, t_dequeued - t_top);
