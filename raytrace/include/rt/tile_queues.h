@@ -254,15 +254,18 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     uint32_t live[kRoundBlocks], next_live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       const bool has = (got >> j) & 1u;
+#if defined(RT_PROBE_FRESH_LANES) && RT_PROBE_FRESH_LANES
+      // A measuring aid: a fresh block's lanes worked out from its index, not read from masks.
+      live[j] = !has ? 0u : (item[j] & kFreshItem) ? blocks.lanes(item[j] & ~kFreshItem) : masks[item[j] & ~kFreshItem];
+#else
       live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
+#endif
       first[j] = has ? blocks.first_pixel(item[j] & ~kFreshItem) : 0u;
       next_live[j] = 0;
       pixels += gq::popcount(live[j]);
     }
     // Live pixel w is block j's n-th live lane, counting the blocks in slot order. One loop and
-    // one call site, so advance_path is inlined once (rt/compaction.h, run 21). The samples the
-    // lane finishes are counted here and added once a round, by the leader for the warp.
-    uint32_t finished = 0;
+    // one call site, so advance_path is inlined once (rt/compaction.h, run 21).
     for (uint32_t w = rank; w < pixels; w += nlanes) {
       uint32_t j = 0, n = w;
       while (n >= gq::popcount(live[j])) n -= gq::popcount(live[j++]);
@@ -273,15 +276,13 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       for (;;) {
         next = advance_path(p, st, pixel, c);
         if (!RT_TILE_SAMPLES || next != kNextSample) break;
-        ++finished;
+        gq::wave_faa<gq::mo::relaxed>(samples_done);
       }
       pool[pixel] = st;
       if (next != kPixelDone) next_live[j] |= 1u << lane;  // the pixel stays live: its block goes back
-      if (next != kReflect) ++finished;
+      if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
     }
     for (uint32_t j = 0; j < kRoundBlocks; ++j) next_live[j] = gq::reduce_or(members, next_live[j]);
-    finished = gq::reduce_add(members, finished);
-    if (leads && finished) gq::fetch_add<gq::mo::relaxed>(samples_done, (uint64_t)finished);
     [[maybe_unused]] const uint64_t t_traced = prof.now();
     // Every lane's pool entries before the enqueues (release) hand the blocks on.
     gq::sync_lanes(members);
