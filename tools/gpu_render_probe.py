@@ -49,8 +49,6 @@ configs = [  # (label, defines, options)
     ("glfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 an SM, up to 8", ("RT_MIN_BLOCKS=6", "RT_ROUND_BLOCKS=8"), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, ring operations called", ("GQ_PROBE_RING_CALL=1",), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, fresh lanes worked out", ("RT_PROBE_FRESH_LANES=1",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
     ("gwfq 2x2", (), dict(queue="gwfq", tiles=(2, 2))),

@@ -31,15 +31,6 @@
 
 namespace gq {
 
-// GQ_PROBE_RING_CALL=1 (a measuring aid for tools/gpu_render_probe.py, never a shipped build): the
-// ring's enqueue and dequeues are called, one copy of each in a kernel, instead of inlined at
-// every call site (G-LFQ's two queue operations make four ring operations).
-#if defined(GQ_PROBE_RING_CALL) && GQ_PROBE_RING_CALL
-#define GQ_RING_OP GQ_NOINLINE
-#else
-#define GQ_RING_OP
-#endif
-
 struct ScqRing {
   static constexpr int kIndexBits = 31;
   static constexpr int kCycleBits = 64 - kIndexBits - 1;
@@ -149,7 +140,7 @@ struct ScqRing {
   // Enqueue an index; always succeeds while the ring holds fewer than n indices. Returns false
   // only when the spin budget ran out (the error flag is then raised). `stat` (queue_stats.cuh)
   // counts lost slot CASes and fresh tickets.
-  GQ_HD GQ_RING_OP bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
+  GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       const uint64_t t = wave_faa<mo::seq_cst>(tail());
@@ -176,7 +167,7 @@ struct ScqRing {
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   // The relaxed hint first, then the claim; the planted-fault builds' Threshold test is
   // dequeue_ticketed's own.
-  GQ_HD GQ_RING_OP uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
+  GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
     if constexpr (kTicketlessEmpty) {
       if (looks_empty() && observed_empty()) return kEmpty;
     }
@@ -185,7 +176,7 @@ struct ScqRing {
 
   // sCQ's ticketed path without the hint in front: its claim's reads of Head and Tail are the
   // empty test (Glfq::try_dequeue says when that pays).
-  GQ_HD GQ_RING_OP uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
+  GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
     // The planted-fault builds keep the seed's dequeue, which answers EMPTY from a spent Threshold
     // before it takes a ticket.
     if constexpr (!kTicketlessEmpty) {

@@ -252,14 +252,10 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
     uint32_t live[kRoundBlocks], next_live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
+#pragma unroll 1  // one copy of first_pixel's division, not kRoundBlocks (the arrays live in local memory anyway)
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       const bool has = (got >> j) & 1u;
-#if defined(RT_PROBE_FRESH_LANES) && RT_PROBE_FRESH_LANES
-      // A measuring aid: a fresh block's lanes worked out from its index, not read from masks.
-      live[j] = !has ? 0u : (item[j] & kFreshItem) ? blocks.lanes(item[j] & ~kFreshItem) : masks[item[j] & ~kFreshItem];
-#else
       live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
-#endif
       first[j] = has ? blocks.first_pixel(item[j] & ~kFreshItem) : 0u;
       next_live[j] = 0;
       pixels += gq::popcount(live[j]);
@@ -273,14 +269,13 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       const uint32_t pixel = blocks.pixel_at(first[j], lane);
       PathState st = (item[j] & kFreshItem) ? fresh_path() : pool[pixel];
       Next next;
-      for (;;) {
+      for (;;) {  // one count site, one copy of the warp-aggregated add
         next = advance_path(p, st, pixel, c);
+        if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);  // a sample ended
         if (!RT_TILE_SAMPLES || next != kNextSample) break;
-        gq::wave_faa<gq::mo::relaxed>(samples_done);
       }
       pool[pixel] = st;
       if (next != kPixelDone) next_live[j] |= 1u << lane;  // the pixel stays live: its block goes back
-      if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);
     }
     for (uint32_t j = 0; j < kRoundBlocks; ++j) next_live[j] = gq::reduce_or(members, next_live[j]);
     [[maybe_unused]] const uint64_t t_traced = prof.now();
