@@ -14,8 +14,11 @@ operations (gq/glfq, scq_ring, quiescence_guard, queue_select, queue_stats), the
 (rt/whitted.h and what it calls), the tile renderer's own bookkeeping (rt/tile_queues.h) or the
 rest of the kernel, and the table is given per part.
 
-Run 142-143 (H200, G-LFQ 2x2, spheres100): rt_tiles' hot code is 3,148 instructions (49 KB) and
-57 % of its stall samples wait for a fetch; the compaction kernel's is about 1,500 (24 KB), 25-31 %.
+Runs 142-146 (H200, G-LFQ 2x2, spheres100): rt_tiles' hot code was 3,148 instructions (49 KB), 57 %
+of its stall samples waiting for a fetch; the compaction kernel's is about 1,500 (24 KB), 25-31 %;
+after run 145's changes 2,788 (43.6 KB). Run 146's files reproduce that table:
+    python3 tools/sass_footprint.py <(zcat benchmarks/results/2026-11-30-h200-run146-ncu-source-rt_tiles.csv.gz) \
+        --disasm <(zcat benchmarks/results/2026-11-30-h200-run146-nvdisasm-gi.txt.gz)
 """
 
 from __future__ import annotations
