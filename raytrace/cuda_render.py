@@ -28,7 +28,7 @@ NULL = np.uint64(0)  # a null pointer argument: CuPy passes the 8 bytes as they 
 
 # The most words of scene the tile renderer copies into each block's shared memory (kernels/
 # render.cu: scene_in_shared): 16 KB a block, 64 KB of an SM's 228 KB at four blocks an SM.
-# spheres100 takes 2,745 words, cornell 143.
+# spheres100 takes 2,745 words, cornell 144.
 SHARED_SCENE_FLOATS = 4096
 
 

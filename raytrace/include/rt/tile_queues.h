@@ -79,10 +79,10 @@ GQ_HD GQ_INLINE bool tile_enqueue(const gq::Queue& q, uint32_t item, uint32_t us
 // its path states are then fresh_path(), a constant, so nothing writes the pool before the render
 // and the first dequeue reads no state (as the compaction baseline's first wave makes its items
 // from the index, rt/compaction.h). Its lanes (every lane that holds a pixel) are in `masks`,
-// written when the block is seeded: a read, where working them out from the block index took
-// the worker two integer divisions a block. Blocks stay below 2^23 (pixels below 2^28: raytrace/scene.py's
-// MAX_IMAGE_SIDE), and the largest item below the values the queues keep for themselves
-// (gq/ymc.cuh: 2^32 - 2).
+// written when the block is seeded: a read, where working them out from the block index put
+// divisions and four unrolled copies of their code beside the tracers (runs 143-145). Blocks stay
+// below 2^23 (pixels below 2^28: raytrace/scene.py's MAX_IMAGE_SIDE), and the largest item below
+// the values the queues keep for themselves (gq/ymc.cuh: 2^32 - 2).
 constexpr uint32_t kFreshItem = 1u << 31;
 
 // The primary work: block `block`'s lanes into `masks` and the block into its tile's queue (whose
@@ -252,7 +252,8 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
     uint32_t live[kRoundBlocks], next_live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
-#pragma unroll 1  // one copy of first_pixel's division, not kRoundBlocks (the arrays live in local memory anyway)
+    // One copy of first_pixel's division, not kRoundBlocks (these arrays live in local memory anyway).
+#pragma unroll 1
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       const bool has = (got >> j) & 1u;
       live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
