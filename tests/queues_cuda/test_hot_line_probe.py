@@ -1,29 +1,12 @@
 """tools/gpu_hot_line_probe.py: every row's kernel compiles for sm_90 with no GPU present, and the
 requests the table charges to the counter line follow from the row's switches."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
+from tool_loader import load_tool
 
 from queues_cuda.build import NVRTC_FLAGS, compile_source_sm90
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
-
-
-def _probe():
-    sys.path.insert(0, str(TOOLS))
-    try:
-        spec = importlib.util.spec_from_file_location("gpu_hot_line_probe", TOOLS / "gpu_hot_line_probe.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(TOOLS))
-
-
-PROBE = _probe()
+PROBE = load_tool("gpu_hot_line_probe")
 
 
 @pytest.mark.parametrize("row", PROBE.ROWS, ids=[r[0] for r in PROBE.ROWS])

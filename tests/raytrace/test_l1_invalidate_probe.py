@@ -2,38 +2,20 @@
 and the readers' table is one cycle through every word (so a chain's loads never settle into a
 short loop that a smaller cache could hold)."""
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
+from tool_loader import load_tool
 
 from queues_cuda.build import NVRTC_FLAGS, compile_source_sm90
 
-TOOLS = Path(__file__).resolve().parents[2] / "tools"
-
-
-def _probe():
-    sys.path.insert(0, str(TOOLS))
-    try:
-        spec = importlib.util.spec_from_file_location("gpu_l1_invalidate_probe", TOOLS / "gpu_l1_invalidate_probe.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        return module
-    finally:
-        sys.path.remove(str(TOOLS))
-
-
-PROBE = _probe()
+PROBE = load_tool("gpu_l1_invalidate_probe")
 
 
 @pytest.mark.parametrize("row", PROBE.ROWS, ids=[r[0] for r in PROBE.ROWS])
 def test_row_compiles_for_sm90(row):
     label, load, others, code, other_code = row
     defines = (f"-DLOAD={PROBE.LOADS[load]}", f"-DOTHERS={PROBE.OTHERS[others]}", f"-DTABLE={PROBE.TABLE}u",
-               f"-DLOCAL={PROBE.LOCAL}u", f"-DCODE={code}u",
-               f"-DOTHER_CODE={other_code}u")
+               f"-DLOCAL={PROBE.LOCAL}u", f"-DCODE={code}u", f"-DOTHER_CODE={other_code}u")
     compiler, size = compile_source_sm90(PROBE.SOURCE, "l1_invalidate_probe.cu", NVRTC_FLAGS + defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {label}"
 

@@ -1,14 +1,9 @@
 """tools/ncu_render.py reads its rows as documented."""
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from tool_loader import load_tool
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "ncu_render.py"
-spec = importlib.util.spec_from_file_location("ncu_render", TOOL)
-ncu_render = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(ncu_render)
+ncu_render = load_tool("ncu_render")
 
 
 def test_rows():

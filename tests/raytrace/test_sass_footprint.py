@@ -1,13 +1,9 @@
 """tools/sass_footprint.py: the hot set, the parts by inlining chain, on a made-up source page and
 disassembly."""
 
-import importlib.util
-from pathlib import Path
+from tool_loader import load_tool
 
-TOOL = Path(__file__).resolve().parents[2] / "tools" / "sass_footprint.py"
-spec = importlib.util.spec_from_file_location("sass_footprint", TOOL)
-fp = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(fp)
+fp = load_tool("sass_footprint")
 
 PAGE = '''"Kernel Name","rt_tiles",
 "Address","Source","Warp Stall Sampling (All Samples)","Instructions Executed","stall_no_inst"
