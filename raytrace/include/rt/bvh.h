@@ -50,13 +50,12 @@ struct BvhHit {
 };
 
 // `any`: stop at the first hit closer than tmax (shadow rays).
-template <bool kAny>
-GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 d, float tmin, float tmax) {
+GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 d, float tmin, float tmax, bool any) {
   BvhHit h{tmax, -1};
   for (uint32_t k = 0; k < b.nunbounded; ++k) {
     const uint32_t i = b.unbounded[k];
     h.consider(hit_prim(prims + i * kPrimFloats, o, d, tmin), i);
-    if (kAny && h.prim >= 0) return h;
+    if (any && h.prim >= 0) return h;
   }
   if (b.nnodes == 0) return h;
   const Vec3 inv = vec3(1.0f / d.x, 1.0f / d.y, 1.0f / d.z);
@@ -71,7 +70,7 @@ GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 
       for (uint32_t k = a; k < a + (c & ~kLeafBit); ++k) {
         const uint32_t i = b.index[k];
         h.consider(hit_prim(prims + i * kPrimFloats, o, d, tmin), i);
-        if (kAny && h.prim >= 0) return h;
+        if (any && h.prim >= 0) return h;
       }
     } else {
       const float ta = enter_box(b.nodes + a * 8, o, inv, h.t);

@@ -56,23 +56,24 @@ GQ_HD GQ_INLINE PathState fresh_path() {
   return st;
 }
 
-// Direct light at x (facing normal n) from every point light, shadow rays included.
-GQ_HD GQ_INLINE Vec3 direct_light(const SceneView& s, Vec3 x, Vec3 n, RayCounts& c) {
-  Vec3 sum = vec3(0.0f, 0.0f, 0.0f);
-  const Vec3 o = offset_origin(x, n);
-  for (uint32_t k = 0; k < s.nlights; ++k) {
-    const float* l = s.lights + 6 * k;
-    const Vec3 to = load3(l) - o;
+// The next light that faces the surface at o (normal n), from light `k` on: its index, and the
+// shadow ray towards it (direction, distance, cosine, squared distance); s.nlights when none.
+// A light behind the surface needs no ray.
+struct ShadowRay {
+  uint32_t light;
+  Vec3 dir;
+  float dist, cosine, dist2;
+};
+GQ_HD GQ_INLINE ShadowRay next_shadow_ray(const SceneView& s, Vec3 o, Vec3 n, uint32_t k) {
+  for (; k < s.nlights; ++k) {
+    const Vec3 to = load3(s.lights + 6 * k) - o;
     const float dist2 = dot(to, to);
     const float dist = sqrtf(dist2);
     const Vec3 dir = to * (1.0f / dist);
     const float cosine = dot(n, dir);
-    if (!(cosine > 0.0f)) continue;  // the light is behind the surface: no ray needed
-    ++c.shadow;
-    if (occluded(s, o, dir, 0.0f, dist)) continue;
-    sum = sum + load3(l + 3) * (cosine / dist2);
+    if (cosine > 0.0f) return ShadowRay{k, dir, dist, cosine, dist2};
   }
-  return sum;
+  return ShadowRay{s.nlights, Vec3{}, 0.0f, 0.0f, 0.0f};
 }
 
 // What a segment left for the pixel to do.
@@ -97,21 +98,44 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
     ++c.reflection;
   }
   const SceneView& s = p.scene;
-  const Hit h = closest_hit(s, st.origin, st.dir, 0.0f);
+  // The segment's ray, then a shadow ray to each light that faces the hit, all through one call of
+  // query (rt/scene_view.h: one copy of the traversal in a kernel). Direct light at the hit x
+  // (normal n facing the ray) sums I * cos / dist^2 over the unblocked lights, in light order.
+  Hit h{};
+  Vec3 x{}, n{}, rho{}, o = st.origin, d = st.dir, direct = vec3(0.0f, 0.0f, 0.0f);
+  float reflectivity = 0.0f, tmax = kNoHit;
+  ShadowRay shadow{};
+  bool shadowing = false;  // the query in hand is shadow ray `shadow`
+  for (;;) {
+    const Hit q = query(s, o, d, 0.0f, tmax, shadowing);
+    if (!shadowing) {
+      h = q;
+      if (h.prim < 0) break;
+      const float* prim = s.prims + h.prim * kPrimFloats;
+      const float* m = s.materials + 4 * (int)prim[1];
+      rho = load3(m);
+      reflectivity = m[3];
+      x = st.origin + st.dir * h.t;
+      n = h.tri >= 0 ? triangle_normal(s.mesh.tris + (uint64_t)h.tri * kTriFloats) : prim_normal(prim, x);
+      if (dot(n, st.dir) > 0.0f) n = -n;
+      o = offset_origin(x, n);
+      shadow.light = 0;
+    } else {
+      if (q.prim < 0) direct = direct + load3(s.lights + 6 * shadow.light + 3) * (shadow.cosine / shadow.dist2);
+      ++shadow.light;
+    }
+    shadow = next_shadow_ray(s, o, n, shadow.light);
+    if (shadow.light == s.nlights) break;
+    ++c.shadow;
+    shadowing = true;
+    d = shadow.dir;
+    tmax = shadow.dist;
+  }
   Vec3 contribution;
-  float reflectivity = 0.0f;
-  Vec3 x{}, n{};
   if (h.prim < 0) {
     contribution = st.throughput * s.background;
   } else {
-    const float* prim = s.prims + h.prim * kPrimFloats;
-    const float* m = s.materials + 4 * (int)prim[1];
-    const Vec3 rho = load3(m);
-    reflectivity = m[3];
-    x = st.origin + st.dir * h.t;
-    n = h.tri >= 0 ? triangle_normal(s.mesh.tris + (uint64_t)h.tri * kTriFloats) : prim_normal(prim, x);
-    if (dot(n, st.dir) > 0.0f) n = -n;
-    const Vec3 diffuse = rho * s.ambient + rho * direct_light(s, x, n, c) * kInvPi;
+    const Vec3 diffuse = rho * s.ambient + rho * direct * kInvPi;
     contribution = st.throughput * diffuse;
   }
   if (finite(contribution)) {
@@ -121,7 +145,7 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
   }
   if (h.prim >= 0 && reflectivity > 0.0f && st.depth < p.max_depth) {
     st.throughput = st.throughput * reflectivity;
-    st.origin = offset_origin(x, n);
+    st.origin = o;  // offset_origin(x, n)
     st.dir = normalize(reflect(st.dir, n));
     ++st.depth;
     return kReflect;
@@ -139,7 +163,7 @@ GQ_HD GQ_INLINE void first_hit_aov(const RenderParams& p, uint32_t pixel, float*
   const float u = ((float)(pixel % p.width) + 0.5f) / (float)p.width;
   const float v = ((float)(pixel / p.width) + 0.5f) / (float)p.height;
   const Vec3 d = p.cam.direction(u, v);
-  const Hit h = closest_hit(p.scene, p.cam.eye, d, 0.0f);
+  const Hit h = query(p.scene, p.cam.eye, d, 0.0f, kNoHit, false);
   Vec3 n = vec3(0.0f, 0.0f, 0.0f);
   int32_t f = -1;
   if (h.tri >= 0) {
