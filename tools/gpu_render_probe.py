@@ -43,8 +43,10 @@ arrays = SceneArrays.of(scene, args.width, args.height, "bvh")
 base = dict(width=args.width, height=args.height, spp=args.spp, backend="cuda")
 configs = [  # (label, defines, options)
     ("compaction", (), dict(renderer="compaction")),
+    ("compaction, one traversal", ("RT_WAVE_ONE_TRAVERSAL=1",), dict(renderer="compaction")),
     ("glfq 2x2", (), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, scene from global", ("RT_SCENE_SHARED=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, two traversals", ("RT_TILE_ONE_TRAVERSAL=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),

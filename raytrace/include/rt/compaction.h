@@ -37,6 +37,9 @@
 //     holds a warp's other lanes (12.1 G on spheres100 in run 21, within 4 % of the default).
 //   RT_FIRST_WAVE_FROM_INDEX=1 (default) — as above; 0: rt_paths_init writes the first list and
 //     every fresh state, and the first wave reads them.
+//   RT_WAVE_ONE_TRAVERSAL=0 (default) — advance_path with the closest-hit and shadow queries
+//     specialised, two copies of the traversal (rt/whitted.h); 1: the tile renderer's one
+//     runtime-flag copy (run 148: spheres100 2.74 -> 3.41 ms, cornell 0.81 -> 0.77).
 #pragma once
 #include <gq/wave_faa.cuh>
 #include "pixel_order.h"
@@ -47,6 +50,9 @@
 #endif
 #ifndef RT_FIRST_WAVE_FROM_INDEX
 #define RT_FIRST_WAVE_FROM_INDEX 1
+#endif
+#ifndef RT_WAVE_ONE_TRAVERSAL
+#define RT_WAVE_ONE_TRAVERSAL 0
 #endif
 
 namespace rt {
@@ -70,7 +76,7 @@ GQ_HD GQ_INLINE void wave_path(const RenderParams& p, PathState* pool, const Wav
   const uint32_t group = gq::active_mask();
   Next next;
   for (;;) {
-    next = advance_path(p, st, pixel, c);
+    next = advance_path<RT_WAVE_ONE_TRAVERSAL != 0>(p, st, pixel, c);
     if (gq::ballot(group, next == kNextSample) != group) break;
     gq::wave_faa<gq::mo::relaxed>(samples_done);
   }
@@ -79,12 +85,12 @@ GQ_HD GQ_INLINE void wave_path(const RenderParams& p, PathState* pool, const Wav
   // doubled rt_wave's code and cost spheres100 a third of its speed, run 21).
   Next next;
   for (;;) {
-    next = advance_path(p, st, pixel, c);
+    next = advance_path<RT_WAVE_ONE_TRAVERSAL != 0>(p, st, pixel, c);
     if (next != kNextSample) break;
     gq::wave_faa<gq::mo::relaxed>(samples_done);
   }
 #else
-  const Next next = advance_path(p, st, pixel, c);
+  const Next next = advance_path<RT_WAVE_ONE_TRAVERSAL != 0>(p, st, pixel, c);
 #endif
   pool[pixel] = st;
   if (next != kPixelDone) w.out[gq::wave_faa<gq::mo::relaxed>(w.out_count)] = pixel;  // the next launch orders these

@@ -159,6 +159,11 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 #ifndef RT_ROUND_BLOCKS
 #define RT_ROUND_BLOCKS 4
 #endif
+// RT_TILE_ONE_TRAVERSAL=1 (default): advance_path's one runtime-flag traversal (rt/whitted.h);
+// 0, a measuring aid for tools/gpu_render_probe.py: the two specialised copies compaction runs.
+#ifndef RT_TILE_ONE_TRAVERSAL
+#define RT_TILE_ONE_TRAVERSAL 1
+#endif
 #ifndef RT_RESERVE_ROUNDS
 #define RT_RESERVE_ROUNDS 1
 #endif
@@ -271,7 +276,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       PathState st = (item[j] & kFreshItem) ? fresh_path() : pool[pixel];
       Next next;
       for (;;) {  // one count site, one copy of the warp-aggregated add
-        next = advance_path(p, st, pixel, c);
+        next = advance_path<RT_TILE_ONE_TRAVERSAL != 0>(p, st, pixel, c);
         if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);  // a sample ended
         if (!RT_TILE_SAMPLES || next != kNextSample) break;
       }

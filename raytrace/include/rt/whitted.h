@@ -84,6 +84,15 @@ enum Next : int {
 };
 
 // Trace one segment of the path and say what comes next.
+//
+// kOneTraversal (the default): the segment's ray and its shadow rays go through one call of query
+// with a runtime any-hit flag, so the kernel holds one copy of the traversal; the tile renderer's
+// hot code had overflowed the SM's instruction caches (run 148, G-LFQ 2x2: spheres100 4.31 ->
+// 3.57 ms, cornell 1.10 -> 0.93). false: two calls with the flag constant, two specialised copies,
+// what the compaction kernel runs: its hot code fits either way, and the one runtime-flag copy cost
+// it spheres100 2.74 -> 3.41 ms (run 148). The floating-point operations are the same either way,
+// so the images are too (the GPU tests compare the two renderers bit for bit).
+template <bool kOneTraversal = true>
 GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t pixel, RayCounts& c) {
   if (st.depth == 0) {
     float fx, fy;
@@ -107,7 +116,9 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
   ShadowRay shadow{};
   bool shadowing = false;  // the query in hand is shadow ray `shadow`
   for (;;) {
-    const Hit q = query(s, o, d, 0.0f, tmax, shadowing);
+    const Hit q = kOneTraversal ? query(s, o, d, 0.0f, tmax, shadowing)
+                  : shadowing     ? query(s, o, d, 0.0f, tmax, true)
+                                  : query(s, o, d, 0.0f, tmax, false);
     if (!shadowing) {
       h = q;
       if (h.prim < 0) break;
