@@ -49,8 +49,16 @@ struct BvhHit {
   }
 };
 
-// `any`: stop at the first hit closer than tmax (shadow rays).
-GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 d, float tmin, float tmax, bool any) {
+// A compile-time any-hit flag: with it the traversal is specialised for one query, as a plain
+// `bool` leaves it to be decided at run time (rt/scene_view.h: query).
+template <bool B>
+struct AnyHit {
+  GQ_HD constexpr operator bool() const { return B; }
+};
+
+// `any` (a bool, or AnyHit<...>): stop at the first hit closer than tmax (shadow rays).
+template <class Any>
+GQ_HD GQ_INLINE BvhHit bvh_trace(const Bvh& b, const float* prims, Vec3 o, Vec3 d, float tmin, float tmax, Any any) {
   BvhHit h{tmax, -1};
   for (uint32_t k = 0; k < b.nunbounded; ++k) {
     const uint32_t i = b.unbounded[k];

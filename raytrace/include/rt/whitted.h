@@ -76,6 +76,26 @@ GQ_HD GQ_INLINE ShadowRay next_shadow_ray(const SceneView& s, Vec3 o, Vec3 n, ui
   return ShadowRay{s.nlights, Vec3{}, 0.0f, 0.0f, 0.0f};
 }
 
+// Direct light at x (facing normal n) from every point light, shadow rays included: the
+// two-traversal path's (advance_path<false>), its shadow rays a query of their own.
+GQ_HD GQ_INLINE Vec3 direct_light(const SceneView& s, Vec3 x, Vec3 n, RayCounts& c) {
+  Vec3 sum = vec3(0.0f, 0.0f, 0.0f);
+  const Vec3 o = offset_origin(x, n);
+  for (uint32_t k = 0; k < s.nlights; ++k) {
+    const float* l = s.lights + 6 * k;
+    const Vec3 to = load3(l) - o;
+    const float dist2 = dot(to, to);
+    const float dist = sqrtf(dist2);
+    const Vec3 dir = to * (1.0f / dist);
+    const float cosine = dot(n, dir);
+    if (!(cosine > 0.0f)) continue;  // the light is behind the surface: no ray needed
+    ++c.shadow;
+    if (occluded(s, o, dir, 0.0f, dist)) continue;
+    sum = sum + load3(l + 3) * (cosine / dist2);
+  }
+  return sum;
+}
+
 // What a segment left for the pixel to do.
 enum Next : int {
   kReflect = 0,     // trace the mirror reflection of this sample next
@@ -85,13 +105,16 @@ enum Next : int {
 
 // Trace one segment of the path and say what comes next.
 //
-// kOneTraversal (the default): the segment's ray and its shadow rays go through one call of query
-// with a runtime any-hit flag, so the kernel holds one copy of the traversal; the tile renderer's
-// hot code had overflowed the SM's instruction caches (run 148, G-LFQ 2x2: spheres100 4.31 ->
-// 3.57 ms, cornell 1.10 -> 0.93). false: two calls with the flag constant, two specialised copies,
-// what the compaction kernel runs: its hot code fits either way, and the one runtime-flag copy cost
-// it spheres100 2.74 -> 3.41 ms (run 148). The floating-point operations are the same either way,
-// so the images are too (the GPU tests compare the two renderers bit for bit).
+// kOneTraversal (the default; the tile renderer's): the segment's ray and its shadow rays go
+// through one call of query with a runtime any-hit flag, so the kernel holds one copy of the
+// traversal; the tile kernel's hot code had overflowed the SM's instruction caches (run 148,
+// G-LFQ 2x2: spheres100 4.31 -> 3.57 ms, cornell 1.10 -> 0.93). false (the compaction kernel's):
+// the segment's ray by one query and each shadow ray by another (direct_light), the flag constant
+// in each, two specialised copies, as before run 148. The compaction kernel's hot code fits either
+// way, and on spheres100 both the one runtime-flag copy (3.32-3.41 ms) and the single loop with the
+// flag constant (3.09 ms) ran slower for it than this (2.68-2.74 ms; runs 148-149). The floating-
+// point operations are the same either way, so the images are too (the GPU tests compare the two
+// renderers bit for bit).
 template <bool kOneTraversal = true>
 GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t pixel, RayCounts& c) {
   if (st.depth == 0) {
@@ -107,47 +130,60 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
     ++c.reflection;
   }
   const SceneView& s = p.scene;
-  // The segment's ray, then a shadow ray to each light that faces the hit, all through one call of
-  // query (rt/scene_view.h: one copy of the traversal in a kernel). Direct light at the hit x
-  // (normal n facing the ray) sums I * cos / dist^2 over the unblocked lights, in light order.
   Hit h{};
-  Vec3 x{}, n{}, rho{}, o = st.origin, d = st.dir, direct = vec3(0.0f, 0.0f, 0.0f);
-  float reflectivity = 0.0f, tmax = kNoHit;
-  ShadowRay shadow{};
-  bool shadowing = false;  // the query in hand is shadow ray `shadow`
-  for (;;) {
-    const Hit q = kOneTraversal ? query(s, o, d, 0.0f, tmax, shadowing)
-                  : shadowing     ? query(s, o, d, 0.0f, tmax, true)
-                                  : query(s, o, d, 0.0f, tmax, false);
-    if (!shadowing) {
-      h = q;
-      if (h.prim < 0) break;
+  Vec3 contribution, x{}, n{}, o{};
+  float reflectivity = 0.0f;
+  if constexpr (kOneTraversal) {
+    // The segment's ray, then a shadow ray to each light that faces the hit, all through one
+    // call of query. Direct light at the hit x (normal n facing the ray) sums I * cos / dist^2
+    // over the unblocked lights, in light order, as direct_light does.
+    Vec3 rho{}, d = st.dir, direct = vec3(0.0f, 0.0f, 0.0f);
+    float tmax = kNoHit;
+    ShadowRay shadow{};
+    bool shadowing = false;  // the query in hand is shadow ray `shadow`
+    o = st.origin;
+    for (;;) {
+      const Hit q = query(s, o, d, 0.0f, tmax, shadowing);
+      if (!shadowing) {
+        h = q;
+        if (h.prim < 0) break;
+        const float* prim = s.prims + h.prim * kPrimFloats;
+        const float* m = s.materials + 4 * (int)prim[1];
+        rho = load3(m);
+        reflectivity = m[3];
+        x = st.origin + st.dir * h.t;
+        n = h.tri >= 0 ? triangle_normal(s.mesh.tris + (uint64_t)h.tri * kTriFloats) : prim_normal(prim, x);
+        if (dot(n, st.dir) > 0.0f) n = -n;
+        o = offset_origin(x, n);
+        shadow.light = 0;
+      } else {
+        if (q.prim < 0) direct = direct + load3(s.lights + 6 * shadow.light + 3) * (shadow.cosine / shadow.dist2);
+        ++shadow.light;
+      }
+      shadow = next_shadow_ray(s, o, n, shadow.light);
+      if (shadow.light == s.nlights) break;
+      ++c.shadow;
+      shadowing = true;
+      d = shadow.dir;
+      tmax = shadow.dist;
+    }
+    contribution = h.prim < 0 ? st.throughput * s.background
+                              : st.throughput * (rho * s.ambient + rho * direct * kInvPi);
+  } else {
+    h = closest_hit(s, st.origin, st.dir, 0.0f);
+    if (h.prim < 0) {
+      contribution = st.throughput * s.background;
+    } else {
       const float* prim = s.prims + h.prim * kPrimFloats;
       const float* m = s.materials + 4 * (int)prim[1];
-      rho = load3(m);
+      const Vec3 rho = load3(m);
       reflectivity = m[3];
       x = st.origin + st.dir * h.t;
       n = h.tri >= 0 ? triangle_normal(s.mesh.tris + (uint64_t)h.tri * kTriFloats) : prim_normal(prim, x);
       if (dot(n, st.dir) > 0.0f) n = -n;
-      o = offset_origin(x, n);
-      shadow.light = 0;
-    } else {
-      if (q.prim < 0) direct = direct + load3(s.lights + 6 * shadow.light + 3) * (shadow.cosine / shadow.dist2);
-      ++shadow.light;
+      const Vec3 diffuse = rho * s.ambient + rho * direct_light(s, x, n, c) * kInvPi;
+      contribution = st.throughput * diffuse;
     }
-    shadow = next_shadow_ray(s, o, n, shadow.light);
-    if (shadow.light == s.nlights) break;
-    ++c.shadow;
-    shadowing = true;
-    d = shadow.dir;
-    tmax = shadow.dist;
-  }
-  Vec3 contribution;
-  if (h.prim < 0) {
-    contribution = st.throughput * s.background;
-  } else {
-    const Vec3 diffuse = rho * s.ambient + rho * direct * kInvPi;
-    contribution = st.throughput * diffuse;
   }
   if (finite(contribution)) {
     st.radiance = st.radiance + contribution;
@@ -156,7 +192,7 @@ GQ_HD GQ_INLINE Next advance_path(const RenderParams& p, PathState& st, uint32_t
   }
   if (h.prim >= 0 && reflectivity > 0.0f && st.depth < p.max_depth) {
     st.throughput = st.throughput * reflectivity;
-    st.origin = o;  // offset_origin(x, n)
+    st.origin = kOneTraversal ? o : offset_origin(x, n);  // o is offset_origin(x, n)
     st.dir = normalize(reflect(st.dir, n));
     ++st.depth;
     return kReflect;
@@ -174,7 +210,7 @@ GQ_HD GQ_INLINE void first_hit_aov(const RenderParams& p, uint32_t pixel, float*
   const float u = ((float)(pixel % p.width) + 0.5f) / (float)p.width;
   const float v = ((float)(pixel / p.width) + 0.5f) / (float)p.height;
   const Vec3 d = p.cam.direction(u, v);
-  const Hit h = query(p.scene, p.cam.eye, d, 0.0f, kNoHit, false);
+  const Hit h = closest_hit(p.scene, p.cam.eye, d, 0.0f);
   Vec3 n = vec3(0.0f, 0.0f, 0.0f);
   int32_t f = -1;
   if (h.tri >= 0) {
