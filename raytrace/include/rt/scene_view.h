@@ -67,9 +67,9 @@ GQ_HD GQ_INLINE Hit query(const SceneView& s, Vec3 o, Vec3 d, float tmin, float 
 }
 
 // The two queries with the flag fixed, each its own copy of the traversal: the compaction
-// kernel's (rt/whitted.h: advance_path<false>). Kept as they were before query existed: written
-// through query they compiled differently and the compaction kernel ran spheres100 in 3.09 ms
-// against 2.68 (run 149).
+// kernel's (rt/whitted.h: advance_path<false>). Kept as they were before query existed, so that
+// its code stays what it was (run 150: the same SASS but for one store's place): built on query
+// instead, the compaction kernel ran spheres100 in 3.09 ms against 2.68 (run 149).
 GQ_HD GQ_INLINE Hit with_triangles(const SceneView& s, Hit h, Vec3 o, Vec3 d, float tmin) {
   if (s.mesh.ntris == 0) return h;
   const TriHit th = mesh_trace<false>(s.mesh, o, d, tmin, h.t);
