@@ -10,7 +10,10 @@ also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a c
 renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
 launches timed apart; the image is compared with the compaction baseline's. "scene from global"
 rows trace from the scene's arrays in global memory, not from each block's copy in shared memory
-(RT_SCENE_SHARED=0, kernels/render.cu), as before run 138. --rows picks rows.
+(RT_SCENE_SHARED=0, kernels/render.cu), as before run 138; "two traversals" gives the tile
+renderer the compaction kernel's two specialised copies of the BVH traversal and "one traversal"
+gives compaction the tile renderer's one (RT_TILE_ONE_TRAVERSAL=0, RT_WAVE_ONE_TRAVERSAL=1;
+rt/whitted.h: advance_path). --rows picks rows.
 """
 
 import argparse

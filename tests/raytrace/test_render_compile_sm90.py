@@ -26,7 +26,9 @@ def test_tile_profile_build_compiles_for_sm90():
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_PROFILE=1"
 
 
-def test_scene_from_global_build_compiles_for_sm90():
-    # RT_SCENE_SHARED=0: the tile kernel ignores its shared-memory room (tools/gpu_render_probe.py).
-    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=("RT_SCENE_SHARED=0",))
-    assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_SCENE_SHARED=0"
+@pytest.mark.parametrize("define", ["RT_SCENE_SHARED=0", "RT_TILE_ONE_TRAVERSAL=0"])
+def test_tile_probe_builds_compile_for_sm90(define):
+    # tools/gpu_render_probe.py's tile-renderer rows: the scene from global memory, the tile
+    # renderer with two specialised traversals.
+    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=(define,))
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin with {define}"
