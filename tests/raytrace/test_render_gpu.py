@@ -17,6 +17,13 @@ W, H, SPP = 192, 108, 2
 MIN_PSNR_DB = 50.0
 
 
+def assert_same_render(r, base):
+    """Bit for bit the same image, and the same rays by type."""
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32)), \
+        f"{int((r.image != base.image).any(axis=2).sum())} pixels differ"
+    assert r.rays == base.rays
+
+
 @pytest.fixture(scope="module")
 def gpu_baselines():
     return {s: render_case(s, W, H, SPP, renderer="compaction", backend="cuda") for s in ("cornell", "spheres100")}
@@ -28,9 +35,7 @@ def gpu_baselines():
 def test_gpu_queue_equals_compaction_bit_for_bit(gpu_baselines, scene, queue, tiles):
     base = gpu_baselines[scene]
     r = render_case(scene, W, H, SPP, renderer="queue", queue=queue, tiles=tiles, backend="cuda")
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32)), \
-        f"{int((r.image != base.image).any(axis=2).sum())} pixels differ"
-    assert r.rays == base.rays
+    assert_same_render(r, base)
 
 
 @pytest.mark.parametrize("queue", list(QUEUES))
@@ -40,8 +45,7 @@ def test_gpu_rounds_of_several_blocks_equal_compaction(gpu_baselines, queue):
     r = render_case("spheres100", W, H, SPP, renderer="queue", queue=queue, tiles=(3, 2), threads=1024,
                     backend="cuda")
     base = gpu_baselines["spheres100"]
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
-    assert r.rays == base.rays
+    assert_same_render(r, base)
 
 
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
@@ -81,9 +85,7 @@ def test_gpu_partial_warps_and_blocks_equal_compaction(scene, queue, threads):
     w, h = 37, 22
     base = render_case(scene, w, h, SPP, renderer="compaction", backend="cuda")
     r = render_case(scene, w, h, SPP, renderer="queue", queue=queue, tiles=(3, 2), threads=threads, backend="cuda")
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32)), \
-        f"{int((r.image != base.image).any(axis=2).sum())} pixels differ"
-    assert r.rays == base.rays
+    assert_same_render(r, base)
 
 
 @pytest.mark.parametrize("round_blocks, threads", [(1, 64), (8, 7), (8, 4096)])
@@ -94,8 +96,7 @@ def test_gpu_other_round_sizes_equal_compaction(gpu_baselines, round_blocks, thr
         r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=threads,
                         backend="cuda")
     base = gpu_baselines["spheres100"]
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
-    assert r.rays == base.rays
+    assert_same_render(r, base)
 
 
 @pytest.mark.parametrize("accel", ["bvh", "none"])
@@ -111,8 +112,7 @@ def test_gpu_scene_copied_to_shared_memory_or_not_renders_the_same(gpu_baselines
         global_ = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), accel=accel,
                               backend="cuda")
     for r in (shared, global_):
-        assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
-        assert r.rays == base.rays
+        assert_same_render(r, base)
 
 
 @pytest.mark.parametrize("n", [13, 14])
@@ -129,5 +129,4 @@ def test_gpu_scenes_either_side_of_the_shared_copy_equal_compaction(tmp_path, n)
     opts = dict(width=64, height=48, spp=2, backend="cuda")
     base = render(scene, RenderOptions(renderer="compaction", **opts))
     r = render(scene, RenderOptions(renderer="queue", queue="glfq", tiles=(2, 2), **opts))
-    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
-    assert r.rays == base.rays
+    assert_same_render(r, base)
