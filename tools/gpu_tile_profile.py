@@ -8,7 +8,9 @@ For each queue (default glfq and gwfq) and scene (default spheres100 and cornell
     and the compaction baseline the same way, for the ratio `gq bench render` reports;
   * the RT_PROFILE=1 build (rt/tile_profile.h): one warm-up render, the profile rows zeroed, one
     render read back. Per warp and loop iteration, the SM clock of the warp's leader splits the
-    loop into dequeue, trace (the block's round), requeue and idle; the table gives each as a share
+    loop into dequeue (the queue phase: the last round's requeues and this round's dequeues),
+    trace (the blocks' round), requeue (empty since the requeues joined the queue phase) and idle;
+    the table gives each as a share
     of the workers' cycles, with the rest (mostly the stop test) last, and per working iteration
     the cycles of each phase.
 The profiled build's image must equal the shipped build's bit for bit (the profile only reads the

@@ -158,10 +158,10 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
 }
 
 // The tile renderer's warps for `threads` workers, and their queue users: a warp's lanes of rank
-// below rt::kRoundBlocks each dequeue for it.
+// below rt::kRoundUsers each make one of its queue phase's operations.
 __device__ __forceinline__ uint32_t tile_warps(uint64_t threads) { return (uint32_t)((threads + 31u) / 32u); }
 __device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
-  return (uint64_t)tile_warps(threads) * rt::kRoundBlocks;
+  return (uint64_t)tile_warps(threads) * rt::kRoundUsers;
 }
 
 // The tile queues for `threads` workers: out[0] = their queue users, out[1] = the words of one
@@ -195,8 +195,8 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
   for (uint32_t b = user; b < blocks; b += seeders) rt::seed_block(g, tq, masks, b, user, err);
 }
 
-// The persistent workers: warp w's lane of rank j < rt::kRoundBlocks is queue user
-// w * kRoundBlocks + j (rt_tile_layout's count). `scene_room`: the words of dynamic shared memory
+// The persistent workers: warp w's lane of rank r < rt::kRoundUsers is queue user
+// w * kRoundUsers + r (rt_tile_layout's count). `scene_room`: the words of dynamic shared memory
 // the launch gave each block for the scene (scene_in_shared; 0: none).
 extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t* base, uint64_t stride, uint64_t capacity,
@@ -211,7 +211,7 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, tile_users(nthreads)};
   RayCounts c{0, 0, 0};
-  rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundBlocks, members,
+  rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundUsers, members,
                   tile_warps(nthreads), (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }

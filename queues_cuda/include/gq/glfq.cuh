@@ -7,6 +7,8 @@
 //   try_enqueue(v):  i = fq.dequeue(); pool[i] = v; aq.enqueue(i)     linearizes at aq's CAS
 //   try_dequeue():   i = aq.dequeue(); v = pool[i]; fq.enqueue(i)     linearizes at aq's CONSUME
 //
+// (one code path, operate(), with the direction an argument).
+//
 // An empty aq answers EMPTY without a ticket (ScqRing::observed_empty, linearizable at its Tail
 // read). An empty fq alone does not prove FULL; quiescence_guard.cuh explains why, and how the
 // answer is confirmed before it is given. There fq counts as empty when its Threshold is spent or
@@ -24,6 +26,7 @@
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
+#include "queue_op.cuh"
 #include "quiescence_guard.cuh"
 #include "scq_ring.cuh"
 
@@ -77,22 +80,48 @@ struct Glfq {
     return 0;  // guard shards, pool and counter rows
   }
 
-  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
+  // Both operations are one transfer: take an index from one ring, move the payload through
+  // pool[index], give the index to the other ring (enqueue: fq -> aq, writing the payload;
+  // dequeue: aq -> fq, reading it). operate() is that transfer with the direction an argument
+  // (`*value`: the payload in for an enqueue, out for a dequeue). With a constant direction
+  // (try_enqueue, try_dequeue) the compiler folds it away; a caller that makes both operations
+  // from one call site with the direction known only at run time (the tile renderer's queue phase,
+  // rt/tile_queues.h; the recorded histories, history.cuh) inlines the rings' code once, and its
+  // enqueuing and dequeuing lanes run the same instructions side by side.
+  //
+  // The two directions differ in three places only: fq's dequeue keeps the relaxed empty hint in
+  // front and aq's does not (see below); the payload is stored or loaded; and an enqueue that finds
+  // fq empty must confirm FULL, where a dequeue that finds aq empty just answers EMPTY.
+  //
+  // No relaxed hint in front of aq's claim: ScqRing::dequeue_ticketed reads Head and Tail anyway,
+  // and a claim that finds nothing ahead confirms EMPTY on observed_empty, with no ticket taken and
+  // nothing written. That answer moves no index, so it would not need the guard; it takes it
+  // because a test in front of the guard reads aq's hottest lines once more on every dequeue. On
+  // the H200 (runs 128-129, 2^18 threads) dropping that test took G-LFQ's balanced kernel from 11.0
+  // to 14.0 G ops/s and its 50 % split from 9.2 to 12.2. The test in front of fq's dequeue stays:
+  // dropping that one as well gained nothing balanced and halved the 50 % split at 4,096 threads
+  // (0.50 -> 0.26 G ops/s).
+  GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);  // retries and quiescence waits under contention, not one partner
     const StatRow stat{stats, tid};
+    const ScqRing from = enqueue ? fq : aq, to = enqueue ? aq : fq;
     for (;;) {
       guard.enter(tid);
-      const uint32_t i = fq.dequeue(err, stat);
+      const uint32_t i = from.dequeue(err, stat, enqueue);
       if (i != ScqRing::kEmpty) {
-        // Published to the dequeuer by aq's seq_cst CAS that installs i.
-        store<mo::relaxed>(pool + i, v);
-        aq.enqueue(i, err, stat);
+        // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i; a
+        // dequeue's load is ordered after aq's seq_cst CONSUME.
+        if (enqueue)
+          store<mo::relaxed>(pool + i, *value);
+        else
+          *value = load<mo::relaxed>(pool + i);
+        to.enqueue(i, err, stat);
         guard.exit(tid);
         stat.add(kStatOk);
         return true;
       }
       guard.exit(tid);
-      if (err.raised()) return false;
+      if (!enqueue || err.raised()) return false;  // a dequeue's EMPTY is final
 #if defined(GQ_FAULT_EAGER_FULL)
       // The seed's behaviour, kept as a planted fault: FULL as soon as fq looks empty.
       return false;
@@ -113,28 +142,15 @@ struct Glfq {
     }
   }
 
-  // No relaxed looks_empty() in front: aq's ticket claim (ScqRing::dequeue_ticketed) reads Head and
-  // Tail anyway, and a claim that finds nothing ahead confirms EMPTY on observed_empty, with no
-  // ticket taken and nothing written. That answer moves no index, so it would not need the guard;
-  // it takes it because a test in front of the guard reads aq's hottest lines once more on every
-  // dequeue. On the H200 (runs 128-129, 2^18 threads) dropping that test took G-LFQ's balanced
-  // kernel from 11.0 to 14.0 G ops/s and its 50 % split from 9.2 to 12.2. The test in front of
-  // fq's dequeue in try_enqueue stays (ScqRing::dequeue): dropping that one as well gained nothing
-  // balanced and halved the 50 % split at 4,096 threads (0.50 -> 0.26 G ops/s).
+  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const { return operate(true, &v, tid, err); }
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
-    const StatRow stat{stats, tid};
-    guard.enter(tid);
-    const uint32_t i = aq.dequeue_ticketed(err, stat);
-    if (i == ScqRing::kEmpty) {
-      guard.exit(tid);
-      return false;
-    }
-    *out = load<mo::relaxed>(pool + i);  // ordered after aq's seq_cst CONSUME
-    fq.enqueue(i, err, stat);
-    guard.exit(tid);
-    stat.add(kStatOk);
-    return true;
+    return operate(false, out, tid, err);
   }
 };
+
+// queue_op.cuh's run-time choice of operation, for G-LFQ its one transfer path.
+GQ_HD GQ_INLINE bool queue_op(const Glfq& q, bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) {
+  return q.operate(enqueue, value, tid, err);
+}
 
 }  // namespace gq

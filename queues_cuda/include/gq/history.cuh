@@ -9,8 +9,12 @@
 // Mixes:  kMixRandom     each operation is an enqueue with probability 1/2 (seeded hash)
 //         kMixSplit      `producer_pct` percent of the threads only enqueue, the others dequeue
 //         kMixAlternate  enqueue, dequeue, enqueue, ... per thread
+//
+// An operation goes through queue_op (queue_op.cuh), its kind decided at run time as the tile
+// renderer's are, so for G-LFQ the histories check the one transfer path the renderer runs.
 #pragma once
 #include "arch.cuh"
+#include "queue_op.cuh"
 
 namespace gq {
 
@@ -61,7 +65,7 @@ GQ_HD void history_thread(const Queue& q, const HistoryArgs& a, uint32_t tid, co
     const bool enq = history_is_enqueue(a, tid, k);
     uint32_t value = (uint32_t)(i + 1u);
     const uint64_t call = fetch_add<mo::seq_cst>(a.clock, 1ull);
-    const bool ok = enq ? q.try_enqueue(value, tid, err) : q.try_dequeue(&value, tid, err);
+    const bool ok = queue_op(q, enq, &value, tid, err);  // unqualified: a queue's own overload by ADL
     const uint64_t end = fetch_add<mo::seq_cst>(a.clock, 1ull);
     a.op[i] = enq ? 0u : 1u;
     a.ok[i] = ok ? 1u : 0u;

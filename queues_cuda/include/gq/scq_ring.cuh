@@ -165,11 +165,11 @@ struct ScqRing {
 
   // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
-  // The relaxed hint first, then the claim; the planted-fault builds' Threshold test is
-  // dequeue_ticketed's own.
-  GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}) const {
+  // The relaxed hint first (unless `hint` is false: then this is dequeue_ticketed), then the
+  // claim; the planted-fault builds' Threshold test is dequeue_ticketed's own.
+  GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}, bool hint = true) const {
     if constexpr (kTicketlessEmpty) {
-      if (looks_empty() && observed_empty()) return kEmpty;
+      if (hint && looks_empty() && observed_empty()) return kEmpty;
     }
     return dequeue_ticketed(err, stat);
   }

@@ -3,11 +3,13 @@
 // tools/gpu_tile_profile.py); otherwise every call below is empty and the kernel is the shipped one.
 //
 // Per loop iteration, the warp's leader adds its own clock deltas to its warp's row:
-//   dequeue   from the top of the loop (after the stop test) to the end of its dequeue attempts
-//             and the block's broadcast
-//   trace     the block's round: every lane's advance_path calls, its pixel's path up to its next
+//   dequeue   the queue phase: from the top of the loop (after the stop test) to the end of the
+//             last round's requeues and this round's dequeues, made together, and the blocks'
+//             broadcast
+//   trace     the blocks' round: every lane's advance_path calls, its pixel's path up to its next
 //             reflection or its last sample, with the shadow rays, until the last lane is done
-//   requeue   the block's re-enqueue
+//   requeue   nothing since the requeues moved into the queue phase (kept so that rows of older
+//             runs read the same)
 //   idle      a whole iteration in which it got no block (it polled every tile)
 // What the rows do not cover is the total minus their sum: mostly the stop test.
 //

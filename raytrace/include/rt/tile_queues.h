@@ -24,6 +24,7 @@
 // Termination comes from a device counter of finished samples, never from empty queues: an
 // empty queue may only mean that every remaining ray is in another worker's hands.
 #pragma once
+#include <gq/queue_op.cuh>
 #include <gq/queue_select.cuh>
 #include <gq/wave_faa.cuh>
 #include "pixel_order.h"
@@ -93,31 +94,42 @@ GQ_HD GQ_INLINE void seed_block(const TileGrid& g, const TileQueues& tq, uint32_
   tile_enqueue(tq.queue(g.tile_of_block(block)), block | kFreshItem, user, err);
 }
 
-// Dequeue an item: the home tile first, then every other tile once, from home + 1 + `offset`
-// on (mod tiles, home skipped; offset < tiles - 1, 0 when there is one tile), an offset that
-// differs from warp to warp so that the workers of one home tile do not all descend on the same
-// neighbour when theirs runs dry. The order is stepped without a division: this runs every round.
-// `*from` is the tile whose queue gave the item, which is the block's own tile (blocks only ever
-// enter their own tile's queue). On an empty queue try_dequeue takes no ticket (gq/queue_select.
-// cuh), so an idle worker polling every tile does not slow the producers it waits for. (Run 73
-// read the other tiles' relaxed Head and Tail first, a tile a lane, and tried only those that
-// showed work: G-LFQ unchanged, G-WFQ and G-WFQ-YMC 3.5x and 6x slower on cornell, the cheap
-// polls' storm on the queues the producers use.)
-GQ_HD GQ_INLINE bool steal(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t offset, uint32_t user,
-                           uint32_t* item, uint32_t* from, const gq::ErrorFlag& err) {
-  uint32_t tile = home, r = offset;
-  for (uint32_t k = 0; k < tiles; ++k) {
-    if (k > 0) {
-      tile = home + 1u + r;  // < 2 tiles
-      if (tile >= tiles) tile -= tiles;
-      if (++r == tiles - 1u) r = 0;
-    }
-    if (tq.queue(tile).try_dequeue(item, user, err)) {
+// One queue operation of a worker's queue phase, enqueue or dequeue as `enqueue` says, through
+// one call of gq::queue_op (gq/queue_op.cuh), so that the phase inlines the queue's code once and
+// a warp's enqueuing and dequeuing lanes run it side by side (for G-LFQ its one transfer path).
+//
+// Enqueue: `*item` into tile `*from`'s queue, retrying a transient refusal as tile_enqueue does.
+// Dequeue: an item into `*item`, from the home tile first, then every other tile once, from
+// home + 1 + `offset` on (mod tiles, home skipped; offset < tiles - 1, 0 when there is one tile),
+// an offset that differs from warp to warp so that the workers of one home tile do not all descend
+// on the same neighbour when theirs runs dry; `*from` is then the tile whose queue gave it, which
+// is the block's own tile (blocks only ever enter their own tile's queue). The order is stepped
+// without a division: this runs every round. On an empty queue try_dequeue takes no ticket (gq/
+// queue_select.cuh), so an idle worker polling every tile does not slow the producers it waits
+// for. (Run 73 read the other tiles' relaxed Head and Tail first, a tile a lane, and tried only
+// those that showed work: G-LFQ unchanged, G-WFQ and G-WFQ-YMC 3.5x and 6x slower on cornell, the
+// cheap polls' storm on the queues the producers use.)
+GQ_HD GQ_INLINE bool tile_transfer(const TileQueues& tq, uint32_t tiles, uint32_t home, uint32_t offset, bool enqueue,
+                                   uint32_t user, uint32_t* item, uint32_t* from, const gq::ErrorFlag& err) {
+  uint32_t tile = enqueue ? *from : home, r = offset;
+  gq::Spin spin;
+  for (uint32_t tried = 1;; ++tried) {
+    uint32_t v = *item;
+    if (queue_op(tq.queue(tile), enqueue, &v, user, err)) {  // unqualified: the queue's own overload
+      *item = v;
       *from = tile;
       return true;
     }
+    if (err.raised()) return false;
+    if (enqueue) {
+      if (!spin.step(err, gq::kSiteTileEnqueue, v)) return false;
+      continue;
+    }
+    if (tried == tiles) return false;  // every tile's queue was empty
+    tile = home + 1u + r;  // < 2 tiles
+    if (tile >= tiles) tile -= tiles;
+    if (++r == tiles - 1u) r = 0;
   }
-  return false;
 }
 
 // The position of the n-th (from 0) set bit of `mask`, which has more than n bits set.
@@ -171,20 +183,32 @@ constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
 constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
 static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
 
+// A worker's queue users: each of a round's operations, its kRoundBlocks requeues and its
+// kRoundBlocks dequeues, has its own lane on the GPU (rt_tile_layout counts the users).
+constexpr uint32_t kRoundUsers = 2 * kRoundBlocks;
+
 // One persistent worker: the lanes `members` of one warp (on the host, one thread: the caller's
-// own bit), one of `workers`. Its lane of rank j < kRoundBlocks is queue user `user` + j (on the
+// own bit), one of `workers`. Its lane of rank r < kRoundUsers is queue user `user` + r (on the
 // host the thread makes all of a round's operations as `user`). `home` is its tile (all workers of
 // a GPU block share one); `masks` holds each queued block's lanes; the render ends when
 // `samples_done` reaches `total` (pixels x spp).
 //
 // The loop is warp-uniform: every decision the lanes must share (stop, how many blocks, which) is
 // a ballot or a broadcast, so the lanes meet at the top of every round and leave together. A round:
-// up to k dequeues at once, one per dequeuing lane; then the live pixels of the blocks taken are
-// dealt out to the lanes in turn, densely, as a compaction wave packs its survivors (a block that
-// comes back with few live lanes does not leave the rest of the warp idle), each lane tracing a
-// pixel's path up to its next reflection or its last sample (on the host the one thread traces
-// them all, one after another); then each block whose lanes reflected goes back to its tile's
-// queue, by the lane that took it.
+// the queue phase, in which the blocks of the last round whose lanes reflected go back to their
+// tiles' queues while up to k blocks are dequeued, every operation at once on a lane of its own
+// (on the host one after another, the requeues first); then the live pixels of the blocks taken
+// are dealt out to the lanes in turn, densely, as a compaction wave packs its survivors (a block
+// that comes back with few live lanes does not leave the rest of the warp idle), each lane tracing
+// a pixel's path up to its next reflection or its last sample (on the host the one thread traces
+// them all, one after another).
+//
+// Why the requeues wait for the next round's dequeues: a queue operation is a chain of dependent
+// atomics, and the round's dequeues and requeues used to be two such chains one after the other
+// (run 150's profile, G-LFQ spheres100: 18.7 % and 10.6 % of the warps' time). Made together,
+// through one call site (tile_transfer), they cost one chain's latency, and the queue's code is
+// inlined once instead of twice. A block waits a little longer between its rounds; it is in no
+// queue meanwhile, which is what a block being traced is too.
 GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_t* masks, const TileGrid& g,
                                  const TileQueues& tq, uint32_t home, uint32_t tid, uint32_t user, uint32_t members,
                                  uint32_t workers, uint64_t total, uint64_t* samples_done, RayCounts& c,
@@ -207,15 +231,21 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
 #endif
   gq::Spin idle(idle_budget);
   const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
-  const uint32_t offset = tiles > 1 ? scatter % (tiles - 1u) : 0u;  // steal()'s first other tile
-  // The lane that dequeues slot j of a round, the one of rank j % nlanes.
+  const uint32_t offset = tiles > 1 ? scatter % (tiles - 1u) : 0u;  // tile_transfer's first other tile
+  // The queue phase's operation o < kRoundUsers falls to the lane of rank o % nlanes: o < kRoundBlocks
+  // requeues slot o, the others dequeue into slot o - kRoundBlocks; owner[j] is that dequeuer's lane.
   uint32_t owner[kRoundBlocks];
-  for (uint32_t j = 0; j < kRoundBlocks; ++j) owner[j] = gq::first_lane(gq::ballot(members, rank == j % nlanes));
+  for (uint32_t j = 0; j < kRoundBlocks; ++j)
+    owner[j] = gq::first_lane(gq::ballot(members, rank == (kRoundBlocks + j) % nlanes));
+  // Slot j's block (item[j], kFreshItem cleared once traced) and its tile (from[j]), and the lanes
+  // with which it goes back in the next queue phase (back[j], 0: it does not): warp-uniform.
+  uint32_t item[kRoundBlocks] = {}, from[kRoundBlocks] = {}, back[kRoundBlocks] = {};
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   const TileProfile prof(tid);  // RT_PROFILE=1 only (rt/tile_profile.h)
   [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
-    // The render is done or has failed once any lane has seen so: both only ever become true.
+    // The render is done or has failed once any lane has seen so: both only ever become true. A
+    // block still to go back (back[j]) holds samples not yet done, so only a failure leaves one.
     // Relaxed: a lane that sees the render done leaves and reads nothing after (an acquire load
     // here timed the same, run 114).
     const uint64_t done = gq::load<gq::mo::relaxed>(samples_done);
@@ -232,12 +262,27 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     for (uint32_t m = 2; m <= kRoundBlocks && reserve != 0; ++m)
       if (remaining >= (uint64_t)m * reserve) mine = m;
     const uint32_t k = gq::shuffle(members, mine, leader);
-    uint32_t item[kRoundBlocks] = {}, from[kRoundBlocks] = {};
+    // The queue phase. A requeue writes its block's live lanes before its enqueue (release) hands
+    // the block on; a lane that makes both kinds (nlanes < kRoundUsers) requeues slot j before it
+    // dequeues into it, since operations run in order.
     uint32_t got = 0;  // bit j: slot j holds a block
-    for (uint32_t j = rank; j < k; j += nlanes)
-      if (steal(tq, tiles, home, offset, user + rank, &item[j], &from[j], err)) got |= 1u << j;
+    for (uint32_t o = rank; o < kRoundUsers; o += nlanes) {
+      const bool requeue = o < kRoundBlocks;
+      const uint32_t j = requeue ? o : o - kRoundBlocks;
+      if (requeue ? back[j] == 0 : j >= k) continue;
+      if (requeue) {
+        item[j] &= ~kFreshItem;
+        masks[item[j]] = back[j];
+      }
+      if (tile_transfer(tq, tiles, home, offset, requeue, user + rank, &item[j], &from[j], err) && !requeue)
+        got |= 1u << j;
+    }
     got = gq::reduce_or(members, got);
-    for (uint32_t j = 0; j < kRoundBlocks; ++j) item[j] = gq::shuffle(members, item[j], owner[j]);
+    for (uint32_t j = 0; j < kRoundBlocks; ++j) {
+      item[j] = gq::shuffle(members, item[j], owner[j]);
+      from[j] = gq::shuffle(members, from[j], owner[j]);
+      back[j] = 0;
+    }
     // Each dequeue (acquire) orders its block's pool entries and mask, which the lanes that
     // enqueued it wrote, before what every lane reads next.
     gq::sync_lanes(members);
@@ -256,14 +301,13 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
-    uint32_t live[kRoundBlocks], next_live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
+    uint32_t live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
     // One copy of first_pixel's division, not kRoundBlocks (these arrays live in local memory anyway).
 #pragma unroll 1
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       const bool has = (got >> j) & 1u;
       live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
       first[j] = has ? blocks.first_pixel(item[j] & ~kFreshItem) : 0u;
-      next_live[j] = 0;
       pixels += gq::popcount(live[j]);
     }
     // Live pixel w is block j's n-th live lane, counting the blocks in slot order. One loop and
@@ -281,22 +325,14 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
         if (!RT_TILE_SAMPLES || next != kNextSample) break;
       }
       pool[pixel] = st;
-      if (next != kPixelDone) next_live[j] |= 1u << lane;  // the pixel stays live: its block goes back
+      if (next != kPixelDone) back[j] |= 1u << lane;  // the pixel stays live: its block goes back
     }
-    for (uint32_t j = 0; j < kRoundBlocks; ++j) next_live[j] = gq::reduce_or(members, next_live[j]);
-    [[maybe_unused]] const uint64_t t_traced = prof.now();
-    // Every lane's pool entries before the enqueues (release) hand the blocks on.
+    for (uint32_t j = 0; j < kRoundBlocks; ++j) back[j] = gq::reduce_or(members, back[j]);
+    // Every lane's pool entries before the requeues (release) hand the blocks on.
     gq::sync_lanes(members);
-    for (uint32_t j = rank; j < k; j += nlanes) {
-      if (next_live[j] == 0) continue;
-      const uint32_t block = item[j] & ~kFreshItem;
-      masks[block] = next_live[j];
-      tile_enqueue(tq.queue(from[j]), block, user + rank, err);  // its own tile (steal())
-    }
     if (sampled) {
       prof.add(kProfDequeue, t_dequeued - t_top);
-      prof.add(kProfTrace, t_traced - t_dequeued);
-      prof.add(kProfRequeue, prof.now() - t_traced);
+      prof.add(kProfTrace, prof.now() - t_dequeued);
       prof.add(kProfWorkIters, 1);
     }
   }
