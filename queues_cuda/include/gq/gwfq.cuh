@@ -9,6 +9,8 @@
 //   try_enqueue(v):  i = fq.dequeue(); pool[i] = v; aq.enqueue(i)     linearizes in aq
 //   try_dequeue():   i = aq.dequeue(); v = pool[i]; fq.enqueue(i)     linearizes in aq
 //
+// (one code path, operate(), with the direction an argument, as in G-LFQ).
+//
 // Wait-freedom covers the ring operations (Theorem III.10, for a resident grid). FULL is the one
 // answer that is not: an empty fq does not prove a full queue (quiescence_guard.cuh), so a FULL
 // answer is confirmed at a quiescent instant as in G-LFQ, retrying while operations are in flight.
@@ -20,8 +22,9 @@
 // statistics rows (queue_stats.cuh; none unless GQ_QUEUE_STATS).
 #pragma once
 #include "arch.cuh"
-#include "quiescence_guard.cuh"
+#include "queue_op.cuh"
 #include "queue_stats.cuh"
+#include "quiescence_guard.cuh"
 #include "wcq_ring.cuh"
 
 namespace gq {
@@ -67,28 +70,43 @@ struct Gwfq {
     stat_sum(base + stats_at(n, threads), threads, out);
   }
 
-  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
+  // Both operations are one transfer, as in G-LFQ (Glfq::operate, which says why): an index from
+  // one ring, the payload through pool[index], the index to the other ring; `enqueue` picks the
+  // direction at run time. The directions differ where G-LFQ's do, and in one more place: an empty
+  // aq answers a dequeue before the guard and before any counter row is touched, so a poller of an
+  // empty queue costs six loads, a dequeue of a non-empty one three relaxed ones before its ticket.
+  GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
+    if (!enqueue && aq.looks_empty() && aq.observed_empty()) return false;
     Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
+    const WcqRing from = enqueue ? fq : aq, to = enqueue ? aq : fq;
     stat_begin(stats, tid);
     for (;;) {
       guard.enter(tid);
-      const uint32_t i = fq.dequeue(tid, err);
+      const uint32_t i = from.dequeue(tid, err, enqueue);  // aq's hint was the test above
       if (i != WcqRing::kEmpty) {
-        // Published to the dequeuer by aq's seq_cst CAS that installs i.
-        store<mo::relaxed>(pool + i, v);
-        aq.enqueue(i, tid, err);
+        // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i; a
+        // dequeue's load is ordered after aq's seq_cst CONSUME.
+        if (enqueue)
+          store<mo::relaxed>(pool + i, *value);
+        else
+          *value = load<mo::relaxed>(pool + i);
+        to.enqueue(i, tid, err);
         guard.exit(tid);
         stat_add(stats, tid, kStatOk);
         stat_end(stats, tid);
         return !err.raised();
       }
       guard.exit(tid);
+      if (!enqueue) {  // a dequeue's EMPTY is final
+        stat_end(stats, tid);
+        return false;
+      }
       if (err.raised()) return false;
       // Confirm FULL at a quiescent instant, or go back for an index if one may have come back.
       for (;;) {
         bool active = false;
         const uint64_t before = guard.collect(active);
-        const bool drained = fq.observed_empty();  // as in Glfq::try_enqueue
+        const bool drained = fq.observed_empty();  // as in Glfq::operate
         const uint64_t after = guard.collect(active);
         stat_step(stats, tid);
         if (!active && before == after && drained) {  // FULL
@@ -102,26 +120,15 @@ struct Gwfq {
     }
   }
 
-  // An empty aq answers before the guard and before any counter row is touched (as in
-  // Glfq::try_dequeue): a poller of an empty queue costs six loads, a dequeue of a non-empty one
-  // three relaxed ones before its ticket.
+  GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const { return operate(true, &v, tid, err); }
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
-    if (aq.looks_empty() && aq.observed_empty()) return false;
-    stat_begin(stats, tid);
-    guard.enter(tid);
-    const uint32_t i = aq.dequeue_ticketed(tid, err);
-    if (i == WcqRing::kEmpty) {
-      guard.exit(tid);
-      stat_end(stats, tid);
-      return false;
-    }
-    *out = load<mo::relaxed>(pool + i);  // ordered after aq's seq_cst CONSUME
-    fq.enqueue(i, tid, err);
-    guard.exit(tid);
-    stat_add(stats, tid, kStatOk);
-    stat_end(stats, tid);
-    return !err.raised();
+    return operate(false, out, tid, err);
   }
 };
+
+// queue_op.cuh's run-time choice of operation, for G-WFQ its one transfer path.
+GQ_HD GQ_INLINE bool queue_op(const Gwfq& q, bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) {
+  return q.operate(enqueue, value, tid, err);
+}
 
 }  // namespace gq

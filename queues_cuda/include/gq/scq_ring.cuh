@@ -175,7 +175,7 @@ struct ScqRing {
   }
 
   // sCQ's ticketed path without the hint in front: its claim's reads of Head and Tail are the
-  // empty test (Glfq::try_dequeue says when that pays).
+  // empty test (Glfq::operate says when that pays).
   GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
     // The planted-fault builds keep the seed's dequeue, which answers EMPTY from a spent Threshold
     // before it takes a ticket.

@@ -507,12 +507,13 @@ struct WcqRing {
     }
   }
 
-  GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err) const {
-    return looks_empty() && observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
+  // `hint` false: dequeue_ticketed (Gwfq::operate picks per direction at run time).
+  GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err, bool hint = true) const {
+    return hint && looks_empty() && observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
   }
 
   // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
-  // (Gwfq::try_dequeue does it before its guard): wCQ's fast path, then its slow path.
+  // (Gwfq::operate does it before its guard for a dequeue): wCQ's fast path, then its slow path.
   GQ_HD uint32_t dequeue_ticketed(uint32_t tid, const ErrorFlag& err) const {
     help_threads(tid, err);
     uint64_t h = 0;

@@ -266,22 +266,33 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     // the block on; a lane that makes both kinds (nlanes < kRoundUsers) requeues slot j before it
     // dequeues into it, since operations run in order.
     uint32_t got = 0;  // bit j: slot j holds a block
-    for (uint32_t o = rank; o < kRoundUsers; o += nlanes) {
-      const bool requeue = o < kRoundBlocks;
-      const uint32_t j = requeue ? o : o - kRoundBlocks;
-      if (requeue ? back[j] == 0 : j >= k) continue;
-      if (requeue) {
-        item[j] &= ~kFreshItem;
-        masks[item[j]] = back[j];
+    uint32_t requeued = 0;
+    for (uint32_t j = 0; j < kRoundBlocks; ++j) requeued |= back[j];
+#pragma unroll 1  // one call site
+    for (uint32_t pass = 0;; ++pass) {
+      for (uint32_t o = rank; o < kRoundUsers; o += nlanes) {
+        const bool requeue = o < kRoundBlocks;
+        const uint32_t j = requeue ? o : o - kRoundBlocks;
+        if (requeue ? back[j] == 0 : j >= k) continue;
+        if (requeue) {
+          item[j] &= ~kFreshItem;
+          masks[item[j]] = back[j];
+        }
+        if (tile_transfer(tq, tiles, home, offset, requeue, user + rank, &item[j], &from[j], err) && !requeue)
+          got |= 1u << j;
       }
-      if (tile_transfer(tq, tiles, home, offset, requeue, user + rank, &item[j], &from[j], err) && !requeue)
-        got |= 1u << j;
+      got = gq::reduce_or(members, got);
+      for (uint32_t j = 0; j < kRoundBlocks; ++j) back[j] = 0;
+      // Dequeues that ran beside this worker's own requeues may have found every queue empty
+      // only because those blocks were not back yet: near the render's end they are often the
+      // last work left, and a round of waiting for them (an idle round, then the next phase) sat
+      // on every bounce's path (run 151, cornell: idle 20 -> 28 % of the warps' time). So the
+      // dequeues go once more, now that they are back.
+      if (got != 0 || requeued == 0 || pass != 0) break;
     }
-    got = gq::reduce_or(members, got);
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       item[j] = gq::shuffle(members, item[j], owner[j]);
       from[j] = gq::shuffle(members, from[j], owner[j]);
-      back[j] = 0;
     }
     // Each dequeue (acquire) orders its block's pool entries and mask, which the lanes that
     // enqueued it wrote, before what every lane reads next.
