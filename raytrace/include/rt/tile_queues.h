@@ -179,6 +179,12 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 #ifndef RT_RESERVE_ROUNDS
 #define RT_RESERVE_ROUNDS 1
 #endif
+// RT_QUEUE_OVERLAP=1 (default): a round's requeues and dequeues at once (tile_worker); 0, a
+// measuring aid for tools/gpu_render_probe.py: the requeues first, then the dequeues, as before
+// run 151, from the same call site.
+#ifndef RT_QUEUE_OVERLAP
+#define RT_QUEUE_OVERLAP 1
+#endif
 constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
 constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
 static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
@@ -273,7 +279,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       for (uint32_t o = rank; o < kRoundUsers; o += nlanes) {
         const bool requeue = o < kRoundBlocks;
         const uint32_t j = requeue ? o : o - kRoundBlocks;
-        if (requeue ? back[j] == 0 : j >= k) continue;
+        if (requeue ? back[j] == 0 : j >= k || (!RT_QUEUE_OVERLAP && pass == 0 && requeued != 0)) continue;
         if (requeue) {
           item[j] &= ~kFreshItem;
           masks[item[j]] = back[j];
