@@ -14,7 +14,9 @@ rows trace from the scene's arrays in global memory, not from each block's copy 
 renderer the compaction kernel's two specialised copies of the BVH traversal and "one traversal"
 gives compaction the tile renderer's one (RT_TILE_ONE_TRAVERSAL=0, RT_WAVE_ONE_TRAVERSAL=1;
 rt/whitted.h: advance_path); "requeues first" makes a round's requeues before its dequeues
-(RT_QUEUE_OVERLAP=0, rt/tile_queues.h), as before run 151. --rows picks rows.
+(RT_QUEUE_OVERLAP=0, rt/tile_queues.h), as before run 151, and "two paths" has it call the
+queue's try_enqueue and try_dequeue, not its one transfer path (RT_QUEUE_ONE_PATH=0). --rows picks
+rows.
 """
 
 import argparse
@@ -53,6 +55,9 @@ configs = [  # (label, defines, options)
     ("glfq 2x2, two traversals", ("RT_TILE_ONE_TRAVERSAL=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, requeues first", ("RT_QUEUE_OVERLAP=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, two paths", ("RT_QUEUE_ONE_PATH=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, requeues first, two paths", ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"),
+     dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, reserve 2 rounds", ("RT_RESERVE_ROUNDS=2",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),

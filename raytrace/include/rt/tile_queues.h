@@ -94,6 +94,12 @@ GQ_HD GQ_INLINE void seed_block(const TileGrid& g, const TileQueues& tq, uint32_
   tile_enqueue(tq.queue(g.tile_of_block(block)), block | kFreshItem, user, err);
 }
 
+// RT_QUEUE_ONE_PATH=0, a measuring aid for tools/gpu_render_probe.py: tile_transfer calls the
+// queue's try_enqueue or try_dequeue (both inlined) instead of its one transfer path.
+#ifndef RT_QUEUE_ONE_PATH
+#define RT_QUEUE_ONE_PATH 1
+#endif
+
 // One queue operation of a worker's queue phase, enqueue or dequeue as `enqueue` says, through
 // one call of gq::queue_op (gq/queue_op.cuh), so that the phase inlines the queue's code once and
 // a warp's enqueuing and dequeuing lanes run it side by side (for G-LFQ its one transfer path).
@@ -115,7 +121,12 @@ GQ_HD GQ_INLINE bool tile_transfer(const TileQueues& tq, uint32_t tiles, uint32_
   gq::Spin spin;
   for (uint32_t tried = 1;; ++tried) {
     uint32_t v = *item;
-    if (queue_op(tq.queue(tile), enqueue, &v, user, err)) {  // unqualified: the queue's own overload
+#if RT_QUEUE_ONE_PATH
+    const bool ok = queue_op(tq.queue(tile), enqueue, &v, user, err);  // unqualified: the queue's own overload
+#else
+    const bool ok = enqueue ? tq.queue(tile).try_enqueue(v, user, err) : tq.queue(tile).try_dequeue(&v, user, err);
+#endif
+    if (ok) {
       *item = v;
       *from = tile;
       return true;
@@ -191,7 +202,10 @@ static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one de
 
 // A worker's queue users: each of a round's operations, its kRoundBlocks requeues and its
 // kRoundBlocks dequeues, has its own lane on the GPU (rt_tile_layout counts the users).
-constexpr uint32_t kRoundUsers = 2 * kRoundBlocks;
+// (Under RT_QUEUE_OVERLAP=0 a requeue and the dequeue of the same slot never run at once and
+// share a user.)
+constexpr uint32_t kRoundOps = 2 * kRoundBlocks;
+constexpr uint32_t kRoundUsers = RT_QUEUE_OVERLAP ? kRoundOps : kRoundBlocks;
 
 // One persistent worker: the lanes `members` of one warp (on the host, one thread: the caller's
 // own bit), one of `workers`. Its lane of rank r < kRoundUsers is queue user `user` + r (on the
@@ -238,7 +252,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
   gq::Spin idle(idle_budget);
   const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
   const uint32_t offset = tiles > 1 ? scatter % (tiles - 1u) : 0u;  // tile_transfer's first other tile
-  // The queue phase's operation o < kRoundUsers falls to the lane of rank o % nlanes: o < kRoundBlocks
+  // The queue phase's operation o < kRoundOps falls to the lane of rank o % nlanes: o < kRoundBlocks
   // requeues slot o, the others dequeue into slot o - kRoundBlocks; owner[j] is that dequeuer's lane.
   uint32_t owner[kRoundBlocks];
   for (uint32_t j = 0; j < kRoundBlocks; ++j)
@@ -269,14 +283,14 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       if (remaining >= (uint64_t)m * reserve) mine = m;
     const uint32_t k = gq::shuffle(members, mine, leader);
     // The queue phase. A requeue writes its block's live lanes before its enqueue (release) hands
-    // the block on; a lane that makes both kinds (nlanes < kRoundUsers) requeues slot j before it
+    // the block on; a lane that makes both kinds (nlanes < kRoundOps) requeues slot j before it
     // dequeues into it, since operations run in order.
     uint32_t got = 0;  // bit j: slot j holds a block
     uint32_t requeued = 0;
     for (uint32_t j = 0; j < kRoundBlocks; ++j) requeued |= back[j];
 #pragma unroll 1  // one call site
     for (uint32_t pass = 0;; ++pass) {
-      for (uint32_t o = rank; o < kRoundUsers; o += nlanes) {
+      for (uint32_t o = rank; o < kRoundOps; o += nlanes) {
         const bool requeue = o < kRoundBlocks;
         const uint32_t j = requeue ? o : o - kRoundBlocks;
         if (requeue ? back[j] == 0 : j >= k || (!RT_QUEUE_OVERLAP && pass == 0 && requeued != 0)) continue;
@@ -284,7 +298,8 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
           item[j] &= ~kFreshItem;
           masks[item[j]] = back[j];
         }
-        if (tile_transfer(tq, tiles, home, offset, requeue, user + rank, &item[j], &from[j], err) && !requeue)
+        if (tile_transfer(tq, tiles, home, offset, requeue, user + (RT_QUEUE_OVERLAP || nlanes == 1 ? rank : j), &item[j],
+                          &from[j], err) && !requeue)
           got |= 1u << j;
       }
       got = gq::reduce_or(members, got);
