@@ -188,7 +188,10 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
   const rt::TileQueues tq{base, stride, capacity, users};
   const uint32_t blocks = g.blocks().count();
   const uint32_t grid = gridDim.x * blockDim.x;
-  const uint32_t seeders = users < grid ? (uint32_t)users : grid;
+  uint32_t seeders = users < grid ? (uint32_t)users : grid;
+#ifdef RT_SEEDERS  // a measuring aid for tools/gpu_render_probe.py: fewer seeding threads
+  seeders = seeders < RT_SEEDERS ? seeders : RT_SEEDERS;
+#endif
   const uint32_t user = blockIdx.x * blockDim.x + threadIdx.x;
   if (user >= seeders) return;
   const gq::ErrorFlag err{err_words};
