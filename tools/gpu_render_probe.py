@@ -6,7 +6,7 @@ A measuring aid, not a benchmark of record: the shipped build beside builds with
 renderer's switches (rt/tile_queues.h: RT_TILE_SAMPLES, RT_ROUND_BLOCKS, RT_RESERVE_ROUNDS) and
 the kernels' RT_MIN_BLOCKS (kernels/render.cu), at several tile shapes and queues. Runs 71-73
 also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
-0-10 % faster); add a row with those defines to time it again. Each row is the median of three
+0-10 % faster); add a row with those defines to time it again. Each row is the median of three (--repeat)
 renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
 launches timed apart; the image is compared with the compaction baseline's. "scene from global"
 rows trace from the scene's arrays in global memory, not from each block's copy in shared memory
@@ -42,6 +42,7 @@ parser.add_argument("--width", type=int, default=1920)
 parser.add_argument("--height", type=int, default=1080)
 parser.add_argument("--spp", type=int, default=4)
 parser.add_argument("--rows", default="", help="only these rows: labels joined by |")
+parser.add_argument("--repeat", type=int, default=3, help="timed renders a row (the median is reported)")
 args = parser.parse_args()
 
 scene = load_scene(args.scene)
@@ -84,7 +85,7 @@ for label, defines, extra in configs:
     try:
         warm = cr.render_cuda(arrays, opts, kind)  # warm-up (and compile)
         # A pathological configuration (seconds per render) gets one more run, not three.
-        phases = [{} for _ in range(3 if warm.seconds < 1.0 else 1)]
+        phases = [{} for _ in range(max(1, args.repeat) if warm.seconds < 1.0 else 1)]
         runs = [cr.render_cuda(arrays, opts, kind, phases=ph) for ph in phases]
     except Exception as exc:  # a probe row that fails is reported, the others still run
         rows.append({"config": label, "error": str(exc)})
@@ -98,7 +99,8 @@ for label, defines, extra in configs:
     # The tile renderer's launches (ms, median over the runs): the queue words' init, the
     # primary rays' enqueue, the persistent kernel.
     ms = {k: statistics.median(ph[k] for ph in phases) for k in phases[0]}
-    rows.append({"config": label, "defines": list(defines), "seconds": seconds, "rays": rays,
+    rows.append({"config": label, "defines": list(defines), "seconds": seconds,
+                 "seconds_each": [r.seconds for r in runs], "rays": rays,
                  "mrays_per_s": rays / seconds / 1e6, "threads": runs[0].threads, "same_image": same,
                  "rays_by_type": runs[0].rays, "phases_ms": ms})
     split = "  ".join(f"{k} {v:.3f}" for k, v in ms.items())
