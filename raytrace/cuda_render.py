@@ -182,9 +182,11 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         tx, ty = opts.tiles
         capacity = tile_capacity(opts)
         blocks = screen_blocks(opts)
-        out = cupy.zeros(2, cupy.uint64)
+        out = cupy.zeros(3, cupy.uint64)
         mod.get_function("rt_tile_layout")((1,), (1,), (u64(capacity), u64(threads), out))
-        users, stride = (int(x) for x in out.get())  # a warp's dequeuing lanes are users (rt/tile_queues.h)
+        # A warp's lanes that make queue operations are users (rt/tile_queues.h); the seeders, a
+        # few of them, set the order the blocks are queued in (kernels/render.cu).
+        users, stride, seeders = (int(x) for x in out.get())
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
         masks = cupy.empty(blocks, cupy.uint32)  # written by the seeding (rt/tile_queues.h)
@@ -197,9 +199,9 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
                                           (queues, u64(words), u64(stride), u64(capacity), u64(users)))
         if phases is not None:
             marks[1].record()
-        mod.get_function("rt_tiles_seed")(_grid(min(blocks, users)), (BLOCK,),
-                                          (queues, u64(stride), u64(capacity), u64(users), u32(opts.width),
-                                           u32(opts.height), u32(tx), u32(ty), masks, err))
+        mod.get_function("rt_tiles_seed")(_grid(min(blocks, seeders)), (BLOCK,),
+                                          (queues, u64(stride), u64(capacity), u64(users), u64(seeders),
+                                           u32(opts.width), u32(opts.height), u32(tx), u32(ty), masks, err))
         if phases is not None:
             marks[2].record()
         tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),

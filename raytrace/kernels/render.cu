@@ -164,12 +164,29 @@ __device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
   return (uint64_t)tile_warps(threads) * rt::kRoundUsers;
 }
 
+// The threads that seed the queues: RT_SEEDERS_PER_WARP (at most rt::kRoundUsers) a worker warp,
+// each queue user 0, 1, ... The count sets the order in which a tile's blocks enter its queue, and
+// so the order the workers take them in: seeder s enqueues blocks s, s + seeders, ..., so the
+// image's blocks go in, in bands of `seeders` blocks, top to bottom, each band in whatever order
+// the seeders' enqueues land. Bands as large as half the image (8 a warp, 33,792 seeders on the
+// H200) cost cornell's persistent kernel 9 % against 4 a warp, and 1 a warp gained nothing over 4 but
+// seeded 3x slower (run 156, 11 renders a row, twice over: cornell's persistent kernel 0.93 /
+// 0.85 / 0.86 ms, spheres100's 3.06 / 3.04 / 3.03 ms, seeding 0.04 / 0.055 / 0.16 ms).
+#ifndef RT_SEEDERS_PER_WARP
+#define RT_SEEDERS_PER_WARP 4
+#endif
+static_assert(RT_SEEDERS_PER_WARP >= 1 && RT_SEEDERS_PER_WARP <= rt::kRoundUsers, "seeders are queue users");
+__device__ __forceinline__ uint64_t tile_seeders(uint64_t threads) {
+  return (uint64_t)tile_warps(threads) * RT_SEEDERS_PER_WARP;
+}
+
 // The tile queues for `threads` workers: out[0] = their queue users, out[1] = the words of one
-// queue of `capacity` blocks.
+// queue of `capacity` blocks, out[2] = the seeding threads.
 extern "C" __global__ void rt_tile_layout(uint64_t capacity, uint64_t threads, uint64_t* out) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   out[0] = tile_users(threads);
   out[1] = gq::Queue::words(capacity, tile_users(threads));
+  out[2] = tile_seeders(threads);
 }
 
 extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_t stride, uint64_t capacity,
@@ -180,18 +197,17 @@ extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_
 }
 
 // Every block's lanes into `masks`, and the block into its tile's queue, fresh (rt::kFreshItem).
-// Thread i is queue user i: the threads past the queues' user count take no part.
+// Thread i is queue user i, one of `seeders` (rt_tile_layout's out[2], at most the queues' users);
+// the threads past them take no part.
 extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64_t capacity, uint64_t users,
-                                         uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y,
-                                         uint32_t* masks, uint32_t* err_words) {
+                                         uint64_t seeders_wanted, uint32_t width, uint32_t height, uint32_t tiles_x,
+                                         uint32_t tiles_y, uint32_t* masks, uint32_t* err_words) {
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, users};
   const uint32_t blocks = g.blocks().count();
   const uint32_t grid = gridDim.x * blockDim.x;
-  uint32_t seeders = users < grid ? (uint32_t)users : grid;
-#ifdef RT_SEEDERS  // a measuring aid for tools/gpu_render_probe.py: fewer seeding threads
-  seeders = seeders < RT_SEEDERS ? seeders : RT_SEEDERS;
-#endif
+  const uint64_t most = seeders_wanted < users ? seeders_wanted : users;
+  const uint32_t seeders = most < grid ? (uint32_t)most : grid;
   const uint32_t user = blockIdx.x * blockDim.x + threadIdx.x;
   if (user >= seeders) return;
   const gq::ErrorFlag err{err_words};

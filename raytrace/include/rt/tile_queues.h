@@ -9,8 +9,8 @@
 // the warp's lanes each dequeue a block from its home tile (or steal one from the others when
 // that is empty), the warp advances the live pixels' paths up to their next reflection (or last
 // sample), and each block whose pixels reflected goes back to the same tile's queue with those
-// pixels live. A block is in at most one queue slot at a time, so a tile's queue never needs more
-// than the tile's blocks.
+// pixels live (in the warp's next round, beside that round's dequeues: tile_worker). A block is in
+// at most one queue slot at a time, so a tile's queue never needs more than the tile's blocks.
 //
 // Why packets, not one pixel an item (the code before run 109, where every lane made its own
 // queue operations): a queue operation is a chain of about a dozen dependent atomics on the
