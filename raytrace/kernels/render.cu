@@ -164,8 +164,8 @@ __device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
   return (uint64_t)tile_warps(threads) * rt::kRoundUsers;
 }
 
-// The threads that seed the queues: RT_SEEDERS_PER_WARP (at most rt::kRoundUsers) a worker warp,
-// each queue user 0, 1, ... The count sets the order in which a tile's blocks enter its queue, and
+// The threads that seed the queues: RT_SEEDERS_PER_WARP a worker warp (no more than its queue
+// users, rt::kRoundUsers), each queue user 0, 1, ... The count sets the order in which a tile's blocks enter its queue, and
 // so the order the workers take them in: seeder s enqueues blocks s, s + seeders, ..., so the
 // image's blocks go in, in bands of `seeders` blocks, top to bottom, each band in whatever order
 // the seeders' enqueues land. Bands as large as half the image (8 a warp, 33,792 seeders on the
@@ -175,9 +175,10 @@ __device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
 #ifndef RT_SEEDERS_PER_WARP
 #define RT_SEEDERS_PER_WARP 4
 #endif
-static_assert(RT_SEEDERS_PER_WARP >= 1 && RT_SEEDERS_PER_WARP <= rt::kRoundUsers, "seeders are queue users");
+static_assert(RT_SEEDERS_PER_WARP >= 1, "a seeder a warp at least");
+constexpr uint32_t kSeedersPerWarp = RT_SEEDERS_PER_WARP < rt::kRoundUsers ? RT_SEEDERS_PER_WARP : rt::kRoundUsers;
 __device__ __forceinline__ uint64_t tile_seeders(uint64_t threads) {
-  return (uint64_t)tile_warps(threads) * RT_SEEDERS_PER_WARP;
+  return (uint64_t)tile_warps(threads) * kSeedersPerWarp;
 }
 
 // The tile queues for `threads` workers: out[0] = their queue users, out[1] = the words of one

@@ -26,9 +26,13 @@ def test_tile_profile_build_compiles_for_sm90():
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_PROFILE=1"
 
 
-@pytest.mark.parametrize("define", ["RT_SCENE_SHARED=0", "RT_TILE_ONE_TRAVERSAL=0"])
-def test_tile_probe_builds_compile_for_sm90(define):
-    # tools/gpu_render_probe.py's tile-renderer rows: the scene from global memory, the tile
-    # renderer with two specialised traversals.
-    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=(define,))
-    assert size > 1000, f"{compiler} produced a {size}-byte cubin with {define}"
+@pytest.mark.parametrize("defines", [("RT_SCENE_SHARED=0",), ("RT_TILE_ONE_TRAVERSAL=0",), ("RT_QUEUE_OVERLAP=0",),
+                                     ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"), ("RT_SEEDERS_PER_WARP=1",),
+                                     ("RT_SEEDERS_PER_WARP=8",), ("RT_ROUND_BLOCKS=1",), ("RT_ROUND_BLOCKS=8",)])
+def test_tile_probe_builds_compile_for_sm90(defines):
+    # tools/gpu_render_probe.py's tile-renderer rows (the scene from global memory, two specialised
+    # traversals, the queue phase's variants, other seeder counts) and the round sizes of
+    # tests/raytrace/test_render_gpu.py (RT_ROUND_BLOCKS=1 leaves a warp fewer queue users than the
+    # default seeders: kernels/render.cu caps them).
+    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=defines)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin with {defines}"
