@@ -13,6 +13,7 @@
 // and EMPTY answers are retried with backoff under the spin budget.
 #pragma once
 #include "arch.cuh"
+#include "queue_op.cuh"
 
 namespace gq {
 
@@ -82,12 +83,35 @@ GQ_HD void fifo_thread(const Queue& q, const FifoArgs& a, uint32_t tid, const Er
   const bool consumer = a.roles == kFifoBalanced || tid >= a.producers;
   const uint64_t first = (uint64_t)tid * a.per_producer;
   if (a.roles == kFifoBalanced) {
-    for (uint64_t s = 0; s < a.per_producer && !err.raised(); ++s) {
-      a.pool[first + s] = ((uint64_t)tid << 32) | (s + 1u);
-      if (!fifo_put(q, a, (uint32_t)(first + s), tid, err)) return;
-      uint32_t got;
-      if (!fifo_get(q, a, &got, tid, err, false)) return;
-      fifo_log(a, got, tid);
+    if (has_blocking<Queue>::value && a.blocking) {
+      for (uint64_t s = 0; s < a.per_producer && !err.raised(); ++s) {
+        a.pool[first + s] = ((uint64_t)tid << 32) | (s + 1u);
+        if (!fifo_put(q, a, (uint32_t)(first + s), tid, err)) return;
+        uint32_t got;
+        if (!fifo_get(q, a, &got, tid, err, false)) return;
+        fifo_log(a, got, tid);
+      }
+      return;
+    }
+    // The non-waiting operations from one call site, the direction decided at run time
+    // (queue_op.cuh): lanes fall out of step on FULL and EMPTY answers, so a warp's enqueuers and
+    // dequeuers meet in the same instructions, as in the tile renderer's queue phase, and the long
+    // runs check that path (G-LFQ's and G-WFQ's one transfer path) as the histories do.
+    Spin spin(kFifoSpinBudget);
+    bool put = true;
+    for (uint64_t s = 0; s < a.per_producer && !err.raised();) {
+      if (put) a.pool[first + s] = ((uint64_t)tid << 32) | (s + 1u);
+      uint32_t v = put ? (uint32_t)(first + s) : 0u;
+      if (queue_op(q, put, &v, tid, err)) {  // unqualified: a queue's own overload by ADL
+        if (!put) {
+          fifo_log(a, v, tid);
+          ++s;
+        }
+        put = !put;
+        spin = Spin(kFifoSpinBudget);
+      } else if (!spin.step(err, put ? kSiteFifoProducer : kSiteFifoConsumer, put ? v : tid)) {
+        return;
+      }
     }
     return;
   }
