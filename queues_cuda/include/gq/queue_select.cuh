@@ -6,6 +6,8 @@
 // and, where the algorithm has one, the blocking enqueue/dequeue; queues with slow-path counters
 // (queue_stats.cuh) also offer stats_sum(base, n, threads, out). try_dequeue on an empty queue
 // takes no ticket and writes nothing (a few loads), so pollers of many queues just call it.
+// queue_op(q, enqueue, &v, tid, err) (queue_op.cuh) makes either operation, chosen at run time;
+// G-LFQ and G-WFQ overload it with their one transfer path (Glfq::operate, Gwfq::operate).
 #pragma once
 
 #ifndef GQ_QUEUE_KIND
