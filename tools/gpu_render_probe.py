@@ -15,8 +15,9 @@ renderer the compaction kernel's two specialised copies of the BVH traversal and
 gives compaction the tile renderer's one (RT_TILE_ONE_TRAVERSAL=0, RT_WAVE_ONE_TRAVERSAL=1;
 rt/whitted.h: advance_path); "requeues first" makes a round's requeues before its dequeues
 (RT_QUEUE_OVERLAP=0, rt/tile_queues.h), as before run 151, and "two paths" has it call the
-queue's try_enqueue and try_dequeue, not its one transfer path (RT_QUEUE_ONE_PATH=0). --rows picks
-rows.
+queue's try_enqueue and try_dequeue, not its one transfer path (RT_QUEUE_ONE_PATH=0); "no second
+pass" leaves out the dequeues' second try after a phase that found nothing beside the warp's own
+requeues (RT_REQUEUE_RETRY=0). --rows picks rows.
 """
 
 import argparse
@@ -57,6 +58,7 @@ configs = [  # (label, defines, options)
     ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, requeues first", ("RT_QUEUE_OVERLAP=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, two paths", ("RT_QUEUE_ONE_PATH=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, no second pass", ("RT_REQUEUE_RETRY=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, requeues first, two paths", ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"),
      dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 8 seeders a warp", ("RT_SEEDERS_PER_WARP=8",), dict(queue="glfq", tiles=(2, 2))),

@@ -165,13 +165,14 @@ __device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
 }
 
 // The threads that seed the queues: RT_SEEDERS_PER_WARP a worker warp (no more than its queue
-// users, rt::kRoundUsers), each queue user 0, 1, ... The count sets the order in which a tile's blocks enter its queue, and
-// so the order the workers take them in: seeder s enqueues blocks s, s + seeders, ..., so the
-// image's blocks go in, in bands of `seeders` blocks, top to bottom, each band in whatever order
-// the seeders' enqueues land. Bands as large as half the image (8 a warp, 33,792 seeders on the
-// H200) cost cornell's persistent kernel 9 % against 4 a warp, and 1 a warp gained nothing over 4 but
-// seeded 3x slower (run 156, 11 renders a row, twice over: cornell's persistent kernel 0.93 /
-// 0.85 / 0.86 ms, spheres100's 3.06 / 3.04 / 3.03 ms, seeding 0.04 / 0.055 / 0.16 ms).
+// users, rt::kRoundUsers), each queue user 0, 1, ... The count sets the order in which a tile's
+// blocks enter its queue, and so the order the workers take them in: seeder s enqueues blocks s,
+// s + seeders, ..., so the image's blocks go in, in bands of `seeders` blocks, top to bottom, each
+// band in whatever order the seeders' enqueues land. Bands as large as half the image (8 a warp,
+// 33,792 seeders on the H200) cost cornell's persistent kernel 9 % against 4 a warp, and 1 a warp
+// gained nothing over 4 but seeded 3x slower (run 156, 11 renders a row, twice over: cornell's
+// persistent kernel 0.93 / 0.85 / 0.86 ms, spheres100's 3.06 / 3.04 / 3.03 ms, seeding 0.04 /
+// 0.055 / 0.16 ms). Why the order matters so much to cornell is not known.
 #ifndef RT_SEEDERS_PER_WARP
 #define RT_SEEDERS_PER_WARP 4
 #endif

@@ -11,7 +11,8 @@
 //         kMixAlternate  enqueue, dequeue, enqueue, ... per thread
 //
 // An operation goes through queue_op (queue_op.cuh), its kind decided at run time as the tile
-// renderer's are, so for G-LFQ the histories check the one transfer path the renderer runs.
+// renderer's are, so for G-LFQ and G-WFQ the histories check the one transfer path the renderer
+// runs.
 #pragma once
 #include "arch.cuh"
 #include "queue_op.cuh"

@@ -2,11 +2,12 @@
 //
 // `*value` is the item in for an enqueue, the item out for a dequeue. By default this is a branch
 // to try_enqueue or try_dequeue, which inlines both operations' code. A queue whose two operations
-// share one code path overloads it (glfq.cuh): a caller that makes both kinds of operation from one
+// share one code path overloads it (glfq.cuh, gwfq.cuh): a caller that makes both kinds of operation from one
 // call site then inlines that path once, and lanes of one warp making different operations run the
 // same instructions together instead of one branch after the other. Callers: the tile renderer's
-// queue phase (raytrace/include/rt/tile_queues.h) and the recorded histories (history.cuh), which
-// thereby check the very path the renderer runs.
+// queue phase (raytrace/include/rt/tile_queues.h), and the recorded histories (history.cuh) and
+// the FIFO conformance run's balanced threads (fifo_tokens.cuh), which thereby check the very path
+// the renderer runs.
 #pragma once
 #include "arch.cuh"
 

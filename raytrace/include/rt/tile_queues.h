@@ -196,6 +196,9 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 #ifndef RT_QUEUE_OVERLAP
 #define RT_QUEUE_OVERLAP 1
 #endif
+#ifndef RT_REQUEUE_RETRY
+#define RT_REQUEUE_RETRY 1
+#endif
 constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
 constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
 static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
@@ -298,18 +301,19 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
           item[j] &= ~kFreshItem;
           masks[item[j]] = back[j];
         }
-        if (tile_transfer(tq, tiles, home, offset, requeue, user + (RT_QUEUE_OVERLAP || nlanes == 1 ? rank : j), &item[j],
-                          &from[j], err) && !requeue)
+        const uint32_t op_user = user + (RT_QUEUE_OVERLAP || nlanes == 1 ? rank : j);
+        if (tile_transfer(tq, tiles, home, offset, requeue, op_user, &item[j], &from[j], err) && !requeue)
           got |= 1u << j;
       }
       got = gq::reduce_or(members, got);
       for (uint32_t j = 0; j < kRoundBlocks; ++j) back[j] = 0;
       // Dequeues that ran beside this worker's own requeues may have found every queue empty
-      // only because those blocks were not back yet: near the render's end they are often the
-      // last work left, and a round of waiting for them (an idle round, then the next phase) sat
-      // on every bounce's path (run 151, cornell: idle 20 -> 28 % of the warps' time). So the
-      // dequeues go once more, now that they are back.
-      if (got != 0 || requeued == 0 || pass != 0) break;
+      // only because those blocks were not back yet (near the render's end they can be the last
+      // work left): then the dequeues go once more, now that they are back, rather than the warp
+      // taking an idle round. Added for cornell's idle share, 20 -> 28 % at ba83827 (run 151); it
+      // did not bring that back (run 152: the seeders did, run 156). RT_REQUEUE_RETRY=0, a
+      // measuring aid for tools/gpu_render_probe.py, leaves it out.
+      if (got != 0 || requeued == 0 || pass != 0 || !RT_REQUEUE_RETRY) break;
     }
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
       item[j] = gq::shuffle(members, item[j], owner[j]);
