@@ -88,10 +88,10 @@ def test_gpu_partial_warps_and_blocks_equal_compaction(scene, queue, threads):
     assert_same_render(r, base)
 
 
-@pytest.mark.parametrize("round_blocks, threads", [(1, 64), (8, 7), (8, 4096)])
+@pytest.mark.parametrize("round_blocks, threads", [(1, 64), (4, 7), (16, 7), (16, 4096)])
 def test_gpu_other_round_sizes_equal_compaction(gpu_baselines, round_blocks, threads):
-    # RT_ROUND_BLOCKS (rt/tile_queues.h); 8 blocks a round on a warp of 7 lanes: a lane dequeues
-    # two of them.
+    # RT_ROUND_BLOCKS (rt/tile_queues.h; 8 by default); 16 blocks a round make 32 queue operations,
+    # and on a warp of 7 lanes a lane makes several of them, requeues and dequeues.
     with kernel_variant((f"RT_ROUND_BLOCKS={round_blocks}",)):
         r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=threads,
                         backend="cuda")

@@ -179,8 +179,11 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 // much of the render is left, one near its end (0: always kRoundBlocks). Run 115 (G-LFQ, 4x4
 // tiles, cornell / spheres100): at most 1, 2, 4, 8 blocks 1.56 / 6.19, 1.44 / 5.82, 1.38 / 5.41,
 // 1.41 / 5.18 ms; at 2x2, reserve 1, 2 and 0 rounds 1.32 / 5.09, 1.28 / 5.23, 1.59 / 5.52 ms.
+// Since the queue phase (run 151: a round's requeues and dequeues one chain's latency) 8 gains on
+// both scenes: run 160, G-LFQ 2x2, the persistent kernel over 11 renders, twice: cornell 0.837 /
+// 0.837 ms against 0.878 / 0.859 at 4, spheres100 2.965 / 2.964 against 3.055 / 3.026.
 #ifndef RT_ROUND_BLOCKS
-#define RT_ROUND_BLOCKS 4
+#define RT_ROUND_BLOCKS 8
 #endif
 // RT_TILE_ONE_TRAVERSAL=1 (default): advance_path's one runtime-flag traversal (rt/whitted.h);
 // 0, a measuring aid for tools/gpu_render_probe.py: the two specialised copies compaction runs.
@@ -311,8 +314,10 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
       // only because those blocks were not back yet (near the render's end they can be the last
       // work left): then the dequeues go once more, now that they are back, rather than the warp
       // taking an idle round. Added for cornell's idle share, 20 -> 28 % at ba83827 (run 151); it
-      // did not bring that back (run 152: the seeders did, run 156). RT_REQUEUE_RETRY=0, a
-      // measuring aid for tools/gpu_render_probe.py, leaves it out.
+      // did not bring that back (run 152: the seeders did, run 156), but it pays on spheres100:
+      // run 160, G-LFQ 2x2, persistent kernel over 11 renders, twice: 3.055 / 3.026 ms against
+      // 3.114 / 3.123 without (cornell 0.878 / 0.859 against 0.874 / 0.867). RT_REQUEUE_RETRY=0,
+      // a measuring aid for tools/gpu_render_probe.py, leaves it out.
       if (got != 0 || requeued == 0 || pass != 0 || !RT_REQUEUE_RETRY) break;
     }
     for (uint32_t j = 0; j < kRoundBlocks; ++j) {
