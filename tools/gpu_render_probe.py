@@ -73,6 +73,8 @@ configs = [  # (label, defines, options)
     ("gwfq 2x2, scene from global", ("RT_SCENE_SHARED=0",), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="gwfq", tiles=(2, 2))),
     ("ymc 2x2", (), dict(queue="ymc", tiles=(2, 2))),
+    ("ymc 2x2, up to 4 a round", ("RT_ROUND_BLOCKS=4",), dict(queue="ymc", tiles=(2, 2))),
+    ("ymc 2x2, requeues first", ("RT_QUEUE_OVERLAP=0",), dict(queue="ymc", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")
