@@ -180,10 +180,18 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 // tiles, cornell / spheres100): at most 1, 2, 4, 8 blocks 1.56 / 6.19, 1.44 / 5.82, 1.38 / 5.41,
 // 1.41 / 5.18 ms; at 2x2, reserve 1, 2 and 0 rounds 1.32 / 5.09, 1.28 / 5.23, 1.59 / 5.52 ms.
 // Since the queue phase (run 151: a round's requeues and dequeues one chain's latency) 8 gains on
-// both scenes: run 160, G-LFQ 2x2, the persistent kernel over 11 renders, twice: cornell 0.837 /
-// 0.837 ms against 0.878 / 0.859 at 4, spheres100 2.965 / 2.964 against 3.055 / 3.026.
+// both scenes with G-LFQ: run 160, 2x2, the persistent kernel over 11 renders, twice: cornell
+// 0.837 / 0.837 ms against 0.878 / 0.859 at 4, spheres100 2.965 / 2.964 against 3.055 / 3.026;
+// G-WFQ gained too (`gq bench render`, run 161 against 157: 9.9 against 8.9 G rays/s on
+// spheres100). G-WFQ-YMC and SFQ lost (YMC spheres100 13.8 ms at 8 against 8.6 at 4, run 162;
+// SFQ 79 against 97 M rays/s), for reasons not looked into (both slow with more queue users: 8
+// blocks a round make 16 a warp), so they keep 4.
 #ifndef RT_ROUND_BLOCKS
+#if GQ_QUEUE_KIND == 1 || GQ_QUEUE_KIND == 3  // G-LFQ, G-WFQ (gq/queue_select.cuh)
 #define RT_ROUND_BLOCKS 8
+#else
+#define RT_ROUND_BLOCKS 4
+#endif
 #endif
 // RT_TILE_ONE_TRAVERSAL=1 (default): advance_path's one runtime-flag traversal (rt/whitted.h);
 // 0, a measuring aid for tools/gpu_render_probe.py: the two specialised copies compaction runs.
