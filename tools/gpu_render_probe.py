@@ -6,9 +6,9 @@ A measuring aid, not a benchmark of record: the shipped build beside builds with
 renderer's switches (rt/tile_queues.h: RT_TILE_SAMPLES, RT_ROUND_BLOCKS, RT_RESERVE_ROUNDS) and
 the kernels' RT_MIN_BLOCKS (kernels/render.cu), at several tile shapes and queues. Runs 71-73
 also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
-0-10 % faster); add a row with those defines to time it again. Each row is the median of three (--repeat)
-renders after one warm-up (one, where the warm-up took over a second), with the tile renderer's
-launches timed apart; the image is compared with the compaction baseline's. "scene from global"
+0-10 % faster); add a row with those defines to time it again. Each row is the median of three
+renders (--repeat sets how many) after one warm-up (one, where the warm-up took over a second),
+with the tile renderer's launches timed apart; the image is compared with the compaction baseline's. "scene from global"
 rows trace from the scene's arrays in global memory, not from each block's copy in shared memory
 (RT_SCENE_SHARED=0, kernels/render.cu), as before run 138; "two traversals" gives the tile
 renderer the compaction kernel's two specialised copies of the BVH traversal and "one traversal"
@@ -73,7 +73,7 @@ configs = [  # (label, defines, options)
     ("gwfq 2x2, scene from global", ("RT_SCENE_SHARED=0",), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="gwfq", tiles=(2, 2))),
     ("ymc 2x2", (), dict(queue="ymc", tiles=(2, 2))),
-    ("ymc 2x2, up to 4 a round", ("RT_ROUND_BLOCKS=4",), dict(queue="ymc", tiles=(2, 2))),
+    ("ymc 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="ymc", tiles=(2, 2))),
     ("ymc 2x2, requeues first", ("RT_QUEUE_OVERLAP=0",), dict(queue="ymc", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first

@@ -90,7 +90,7 @@ def test_gpu_partial_warps_and_blocks_equal_compaction(scene, queue, threads):
 
 @pytest.mark.parametrize("round_blocks, threads", [(1, 64), (4, 7), (16, 7), (16, 4096)])
 def test_gpu_other_round_sizes_equal_compaction(gpu_baselines, round_blocks, threads):
-    # RT_ROUND_BLOCKS (rt/tile_queues.h; 8 by default); 16 blocks a round make 32 queue operations,
+    # RT_ROUND_BLOCKS (rt/tile_queues.h; 8 by default with G-LFQ); 16 blocks a round make 32 queue operations,
     # and on a warp of 7 lanes a lane makes several of them, requeues and dequeues.
     with kernel_variant((f"RT_ROUND_BLOCKS={round_blocks}",)):
         r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=threads,
