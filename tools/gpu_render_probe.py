@@ -2,22 +2,22 @@
 
     python3 tools/gpu_render_probe.py OUTDIR [--scene scenes/spheres100.toml]
 
-A measuring aid, not a benchmark of record: the shipped build beside builds with the tile
-renderer's switches (rt/tile_queues.h: RT_TILE_SAMPLES, RT_ROUND_BLOCKS, RT_RESERVE_ROUNDS) and
-the kernels' RT_MIN_BLOCKS (kernels/render.cu), at several tile shapes and queues. Runs 71-73
-also timed GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue:
-0-10 % faster); add a row with those defines to time it again. Each row is the median of three
-renders (--repeat sets how many) after one warm-up (one, where the warm-up took over a second),
-with the tile renderer's launches timed apart; the image is compared with the compaction baseline's. "scene from global"
-rows trace from the scene's arrays in global memory, not from each block's copy in shared memory
-(RT_SCENE_SHARED=0, kernels/render.cu), as before run 138; "two traversals" gives the tile
+A measuring aid, not a benchmark of record: the shipped build beside builds with the tile renderer's
+switches (rt/tile_queues.h: RT_TILE_SAMPLES, RT_ROUND_BLOCKS, RT_RESERVE_ROUNDS) and the kernels'
+RT_MIN_BLOCKS (kernels/render.cu), at several tile shapes and queues. Runs 71-73 also timed
+GQ_PROBE_SC_FENCE=2 (seq_cst's fence dropped, a build that is NOT a correct queue: 0-10 % faster);
+add a row with those defines to time it again. Each row is the median of three renders (--repeat
+sets how many) after one warm-up (one, where the warm-up took over a second), with the tile
+renderer's launches timed apart; the image is compared with the compaction baseline's. "scene from
+global" rows trace from the scene's arrays in global memory, not from each block's copy in shared
+memory (RT_SCENE_SHARED=0, kernels/render.cu), as before run 138; "two traversals" gives the tile
 renderer the compaction kernel's two specialised copies of the BVH traversal and "one traversal"
 gives compaction the tile renderer's one (RT_TILE_ONE_TRAVERSAL=0, RT_WAVE_ONE_TRAVERSAL=1;
 rt/whitted.h: advance_path); "requeues first" makes a round's requeues before its dequeues
-(RT_QUEUE_OVERLAP=0, rt/tile_queues.h), as before run 151, and "two paths" has it call the
-queue's try_enqueue and try_dequeue, not its one transfer path (RT_QUEUE_ONE_PATH=0); "no second
-pass" leaves out the dequeues' second try after a phase that found nothing beside the warp's own
-requeues (RT_REQUEUE_RETRY=0). --rows picks rows.
+(RT_QUEUE_OVERLAP=0, rt/tile_queues.h), as before run 151, and "two paths" has it call the queue's
+try_enqueue and try_dequeue, not its one transfer path (RT_QUEUE_ONE_PATH=0); "no second pass"
+leaves out the dequeues' second try after a phase that found nothing beside the warp's own requeues
+(RT_REQUEUE_RETRY=0). --rows picks rows.
 """
 
 import argparse
