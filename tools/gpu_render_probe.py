@@ -67,14 +67,17 @@ configs = [  # (label, defines, options)
     ("glfq 2x2, up to 4 a round", ("RT_ROUND_BLOCKS=4",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 an SM, up to 4", ("RT_MIN_BLOCKS=6", "RT_ROUND_BLOCKS=4"), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, hot words 128 B apart", ("GQ_HOT_STRIDE_WORDS=16",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 4x4", (), dict(queue="glfq", tiles=(4, 4))),
     ("glfq 1x1", (), dict(queue="glfq", tiles=(1, 1))),
     ("gwfq 2x2", (), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, scene from global", ("RT_SCENE_SHARED=0",), dict(queue="gwfq", tiles=(2, 2))),
     ("gwfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="gwfq", tiles=(2, 2))),
+    ("gwfq 2x2, hot words 128 B apart", ("GQ_HOT_STRIDE_WORDS=16",), dict(queue="gwfq", tiles=(2, 2))),
     ("ymc 2x2", (), dict(queue="ymc", tiles=(2, 2))),
     ("ymc 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="ymc", tiles=(2, 2))),
     ("ymc 2x2, requeues first", ("RT_QUEUE_OVERLAP=0",), dict(queue="ymc", tiles=(2, 2))),
+    ("ymc 2x2, hot words 128 B apart", ("GQ_HOT_STRIDE_WORDS=16",), dict(queue="ymc", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")

@@ -49,6 +49,23 @@ namespace gq {
 enum class mo { relaxed, acquire, release, acq_rel, seq_cst };
 
 // ---------------------------------------------------------------------------------------------
+// Hot words: the counters of a structure that every thread fetch-adds or polls (a ring's Head,
+// Tail and Threshold). Each sits kHotStride words after the one before it. The H200's L2 serves
+// two lines 128 or 512 bytes apart with one server: fetch-adds on both together ran at 1.1-1.3 G
+// warp operations a second, what one line alone gets. Lines 256 bytes, or 768 bytes and more,
+// apart are served apart: 2.3 G for two lines, 4.1 G for four lines 2 KB apart (run 164,
+// tools/gpu_counter_lines_probe.py). 4 KB clears every distance that shared. The CPU runtime keeps
+// the same layout (one layout for both builds).
+#ifndef GQ_HOT_STRIDE_WORDS
+#define GQ_HOT_STRIDE_WORDS 512
+#endif
+constexpr uint64_t kHotStride = GQ_HOT_STRIDE_WORDS;  // uint64 words (4 KB)
+
+// `words` rounded up to whole strides, so that a structure laid out after this one starts its
+// hot words at the same spacing.
+GQ_HD constexpr uint64_t hot_round_up(uint64_t words) { return (words + kHotStride - 1) / kHotStride * kHotStride; }
+
+// ---------------------------------------------------------------------------------------------
 // Error flag. A queue or harness that exhausts a spin budget records what it was doing and
 // returns; the host turns the flag into an exception naming the kernel and the state.
 // Layout of the 4 words an `ErrorFlag` points at: code, site, detail (low, high).

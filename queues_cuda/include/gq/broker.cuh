@@ -53,7 +53,7 @@ namespace gq {
 struct Broker {
   static constexpr const char* kName = "broker";
   static constexpr uint64_t kMaxCapacity = 1ull << 40;
-  static constexpr uint64_t kLine = 16;  // Count, Head and Tail on separate 128-byte lines
+  static constexpr uint64_t kLine = kHotStride;  // Count, Head and Tail served apart (arch.cuh)
   static constexpr uint64_t kCount = 0, kHead = kLine, kTail = 2 * kLine, kSlots = 3 * kLine;
 
   uint64_t* base;
@@ -61,7 +61,7 @@ struct Broker {
   uint64_t* stats;  // counter rows after the slots (queue_stats.cuh; none without GQ_QUEUE_STATS)
 
   // `threads` sizes only the counter rows.
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return kSlots + n + stat_words(threads); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(kSlots + n + stat_words(threads)); }
   GQ_HD static Broker view(uint64_t* base, uint64_t n, uint64_t) { return Broker{base, n, base + kSlots + n}; }
   GQ_HD static const uint64_t* stat_rows(const uint64_t* base, uint64_t n, uint64_t) { return base + kSlots + n; }
   GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {

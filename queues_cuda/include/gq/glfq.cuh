@@ -22,7 +22,8 @@
 //
 // Layout (uint64 words): aq ring | fq ring | guard shards | pool (n uint32, rounded up) |
 // counter rows (queue_stats.cuh; none without GQ_QUEUE_STATS): successful operations, retries
-// (fresh tickets in either ring, fast-path restarts after a FULL check) and lost CASes.
+// (fresh tickets in either ring, fast-path restarts after a FULL check) and lost CASes; the whole
+// rounded up to hot strides (arch.cuh), so that queues laid out back to back keep the spacing.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
@@ -54,7 +55,7 @@ struct Glfq {
   GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) {
     return 2 * ScqRing::words(ring_n(n, threads)) + QuiescenceGuard::words() + (n + 1) / 2;
   }
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return stats_at(n, threads) + stat_words(threads); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(stats_at(n, threads) + stat_words(threads)); }
   GQ_HD static const uint64_t* stat_rows(const uint64_t* base, uint64_t n, uint64_t threads) {
     return base + stats_at(n, threads);
   }

@@ -19,7 +19,8 @@
 // Ring size: m = max(capacity, threads), for the Threshold argument of scq_ring.cuh.
 //
 // Layout (uint64 words): aq ring | fq ring | guard shards | pool (n uint32, rounded up) |
-// statistics rows (queue_stats.cuh; none unless GQ_QUEUE_STATS).
+// statistics rows (queue_stats.cuh; none unless GQ_QUEUE_STATS); the whole rounded up to hot strides
+// (arch.cuh), so that queues laid out back to back keep the spacing.
 #pragma once
 #include "arch.cuh"
 #include "queue_op.cuh"
@@ -45,7 +46,7 @@ struct Gwfq {
     return 2 * ring_words(n, threads) + QuiescenceGuard::words() + (n + 1) / 2;
   }
 
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return stats_at(n, threads) + stat_words(threads); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(stats_at(n, threads) + stat_words(threads)); }
 
   GQ_HD static Gwfq view(uint64_t* base, uint64_t n, uint64_t threads) {
     const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);

@@ -11,7 +11,8 @@
 // Offers the surface of queue_select.cuh (words, view, initial_word, try_enqueue, try_dequeue) so
 // the benchmark drives it like the queues. Memory order: relaxed throughout (nothing to publish).
 //
-// Layout (uint64 words): Tail | pad | Head | pad | S slots of 32 bits (S = a power of two).
+// Layout (uint64 words): Tail | pad | Head | pad (each kHotStride words) | S slots of 32 bits
+// (S = a power of two).
 #pragma once
 #include "arch.cuh"
 #include "wave_faa.cuh"
@@ -20,7 +21,7 @@ namespace gq {
 
 struct IdealRing {
   static constexpr const char* kName = "ideal";
-  static constexpr uint64_t kLine = 16;  // Tail and Head on separate 128-byte lines
+  static constexpr uint64_t kLine = kHotStride;  // Tail and Head served apart (arch.cuh)
   static constexpr uint64_t kTail = 0, kHead = kLine, kSlots = 2 * kLine;
   static constexpr uint32_t kNone = 0xFFFFFFFFu;
 

@@ -43,14 +43,15 @@ struct ScqRing {
   static constexpr uint64_t kMaxCapacity = kBot;  // indices 0 .. kBot-1
   static constexpr uint32_t kEmpty = 0xFFFFFFFFu;  // dequeue result: nothing there
 
-  // Words of the layout; each counter sits alone in a 128-byte line.
-  static constexpr uint64_t kLine = 16;  // uint64 words per 128 bytes
+  // Words of the layout: each counter kHotStride words from the next (arch.cuh), and the whole
+  // rounded up to strides, so that G-LFQ's second ring keeps the spacing.
+  static constexpr uint64_t kLine = kHotStride;
   static constexpr uint64_t kHead = 0, kTail = kLine, kThreshold = 2 * kLine, kEntries = 3 * kLine;
 
   uint64_t* base;
   uint64_t n;  // capacity; the ring has 2n slots
 
-  GQ_HD static uint64_t words(uint64_t n) { return kEntries + 2 * n; }
+  GQ_HD static uint64_t words(uint64_t n) { return hot_round_up(kEntries + 2 * n); }
 
   GQ_HD static uint64_t pack(uint64_t cycle, uint64_t safe, uint64_t index) {
     return (cycle << (kIndexBits + 1)) | (safe << kIndexBits) | index;

@@ -25,7 +25,7 @@ namespace gq {
 struct Sfq {
   static constexpr const char* kName = "sfq";
   static constexpr uint64_t kMaxCapacity = 1ull << 40;
-  static constexpr uint64_t kLine = 16;
+  static constexpr uint64_t kLine = kHotStride;  // Head and Tail served apart (arch.cuh)
   static constexpr uint64_t kHead = 0, kTail = kLine, kSlots = 2 * kLine;
 
   uint64_t* base;
@@ -33,7 +33,7 @@ struct Sfq {
   uint64_t* stats;  // counter rows after the slots (queue_stats.cuh; none without GQ_QUEUE_STATS)
 
   // `threads` sizes only the counter rows: SFQ's own layout does not depend on it.
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return kSlots + n + stat_words(threads); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(kSlots + n + stat_words(threads)); }
   GQ_HD static Sfq view(uint64_t* base, uint64_t n, uint64_t) { return Sfq{base, n, base + kSlots + n}; }
   GQ_HD static const uint64_t* stat_rows(const uint64_t* base, uint64_t n, uint64_t) { return base + kSlots + n; }
   GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {

@@ -109,8 +109,9 @@ struct WcqRing {
   static constexpr uint32_t kPatienceEnq = GQ_WFQ_PATIENCE_ENQ, kPatienceDeq = GQ_WFQ_PATIENCE_DEQ;
   static constexpr uint32_t kHelpDelay = GQ_WFQ_HELP_DELAY > 0 ? GQ_WFQ_HELP_DELAY : 1;
 
-  // --- layout (uint64 words); each counter alone in a 128-byte line
-  static constexpr uint64_t kLine = 16;
+  // --- layout (uint64 words): each counter kHotStride words from the next (arch.cuh), the whole
+  // rounded up to strides, so that G-WFQ's second ring keeps the spacing
+  static constexpr uint64_t kLine = kHotStride;
   static constexpr uint64_t kHead = 0, kTail = kLine, kThreshold = 2 * kLine, kEntries = 3 * kLine;
   static constexpr uint64_t kRecordWords = 8;
   enum Field : uint64_t { kReq = 0, kLocalTail, kInitTail, kLocalHead, kInitHead, kPhase2Tail, kPhase2Head, kPrivate };
@@ -122,7 +123,7 @@ struct WcqRing {
 
   GQ_HD static uint64_t records_at(uint64_t m) { return kEntries + 2 * m; }
   GQ_HD static uint64_t installers_at(uint64_t m, uint64_t threads) { return records_at(m) + threads * kRecordWords; }
-  GQ_HD static uint64_t words(uint64_t m, uint64_t threads) { return installers_at(m, threads) + 2 * m; }
+  GQ_HD static uint64_t words(uint64_t m, uint64_t threads) { return hot_round_up(installers_at(m, threads) + 2 * m); }
 
   // --- field access
   GQ_HD static uint64_t pack(uint64_t note, uint64_t cycle, uint64_t safe, uint64_t enq, uint64_t index) {

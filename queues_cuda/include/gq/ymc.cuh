@@ -92,7 +92,7 @@ struct Ymc {
   static constexpr uint64_t kGone = 1ull << 32;   // the slot already holds a later lap's cell
   static constexpr uint64_t kEmptyR = 1ull << 33;  // help_enq: the queue was empty at this cell
 
-  static constexpr uint64_t kLine = 16;
+  static constexpr uint64_t kLine = kHotStride;  // Tail, Head and Frontier served apart (arch.cuh)
   static constexpr uint64_t kTail = 0, kHead = kLine, kFrontier = 2 * kLine, kRecords = 3 * kLine;
   static constexpr uint64_t kRecordWords = 8;
   enum Field : uint64_t { kHz = 0, kEnqId, kEnqVal, kDeqId, kDeqIdx, kEp, kEi, kDh };
@@ -111,7 +111,7 @@ struct Ymc {
   }
   GQ_HD static uint64_t cells_at(uint64_t threads) { return kRecords + threads * kRecordWords; }
   GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) { return cells_at(threads) + 3 * pool_cells(n, threads); }
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return stats_at(n, threads) + stat_words(threads); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(stats_at(n, threads) + stat_words(threads)); }
   GQ_HD static Ymc view(uint64_t* base, uint64_t n, uint64_t threads) {
     return Ymc{base, pool_cells(n, threads), threads, base + stats_at(n, threads)};
   }
