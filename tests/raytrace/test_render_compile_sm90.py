@@ -29,11 +29,11 @@ def test_tile_profile_build_compiles_for_sm90():
 @pytest.mark.parametrize("defines", [("RT_SCENE_SHARED=0",), ("RT_TILE_ONE_TRAVERSAL=0",), ("RT_QUEUE_OVERLAP=0",),
                                      ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"), ("RT_REQUEUE_RETRY=0",),
                                      ("RT_SEEDERS_PER_WARP=1",), ("RT_SEEDERS_PER_WARP=8",), ("RT_ROUND_BLOCKS=1",),
-                                     ("RT_ROUND_BLOCKS=4",), ("RT_ROUND_BLOCKS=16",)])
+                                     ("RT_ROUND_BLOCKS=4",), ("RT_ROUND_BLOCKS=16",), ("GQ_HOT_STRIDE_WORDS=16",)])
 def test_tile_probe_builds_compile_for_sm90(defines):
     # tools/gpu_render_probe.py's tile-renderer rows (the scene from global memory, two specialised
-    # traversals, the queue phase's variants, other seeder counts) and the round sizes of
-    # tests/raytrace/test_render_gpu.py (RT_ROUND_BLOCKS=1 leaves a warp fewer queue users than the
-    # default seeders: kernels/render.cu caps them).
+    # traversals, the queue phase's variants, other seeder counts, the queues' hot words 128 bytes
+    # apart) and the round sizes of tests/raytrace/test_render_gpu.py (RT_ROUND_BLOCKS=1 leaves a
+    # warp fewer queue users than the default seeders: kernels/render.cu caps them).
     compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with {defines}"
