@@ -70,8 +70,16 @@ GQ_HD GQ_INLINE bool wave_claim(uint64_t* counter, const uint64_t* bound, uint64
       granted = (uint64_t)ahead;
     }
   }
+#if defined(GQ_FAULT_NO_BROADCAST)
+  // The planted fault of wave_faa, here too: without it the fault reaches only enqueue tickets,
+  // where a shared ticket costs one lost slot CAS and a retry, and the checkers rarely see it.
+  granted = shuffle(mask, granted, leader);
+  sync_lanes(mask);
+  if (lane != leader) base = load<mo::relaxed>(counter) - count * unit;
+#else
   base = shuffle(mask, base, leader);
   granted = shuffle(mask, granted, leader);
+#endif
   sync_lanes(mask);  // as in wave_faa: each lane's accesses follow the claim that gave its ticket
   const uint32_t rank = popcount(mask & lanes_below(lane));
   ticket_word = base + (uint64_t)rank * unit;
