@@ -18,6 +18,7 @@
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   queue-ncu   hardware counters per successful operation, balanced kernel, every queue (gq bench queues --hw-counters)
 #   hot-line    what one hot line serves: fetch-adds with loads of the same line or of others (tools/gpu_hot_line_probe.py)
+#   counter-lines whether two hot lines share an L2 server, by their distance (tools/gpu_counter_lines_probe.py)
 #   l1-probe    what acquires on some warps cost the loads and instruction fetches of the others on their SM
 #               (tools/gpu_l1_invalidate_probe.py)
 #   new-tests   the GPU tests of `gq bench queues`, `gq bfs` and meshes
@@ -156,6 +157,9 @@ if want queue-ncu; then
 fi
 if want hot-line; then
   stage hot-line 90 python3 tools/gpu_hot_line_probe.py "$OUT/hot-line.json"
+fi
+if want counter-lines; then
+  stage counter-lines 60 python3 tools/gpu_counter_lines_probe.py "$OUT/counter-lines.json"
 fi
 if want l1-probe; then
   stage l1-probe 90 python3 tools/gpu_l1_invalidate_probe.py "$OUT/l1-probe.json"

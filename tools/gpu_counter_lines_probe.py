@@ -17,6 +17,11 @@ apart by moving the second line away from the first, `d` bytes on:
 Counter k lies k * d bytes after counter 0. If lines at some distances are served apart, "spread
 2" there runs near 2x "spread 1" and "chain 2" rises with it. Prints warp fetch-adds a second in
 all, at 2^18 threads (blocks of 256), the median of 3 timed launches after a warm-up.
+
+What it found on the H200 (runs 164-165, benchmarks/results/README.md): two lines 128, 512 or 640
+bytes apart share one server (1.1-1.3 G together), lines 256, 384 or 768 bytes and more apart do
+not (2.3 G); four lines reach 4.1 G from 2 KB apart, and 8 to 64 lines about 6 G in all. Hence
+arch.cuh's kHotStride: a queue's hot words 4 KB apart (the ideal ring 36.4 -> 81 G ops/s).
 """
 
 from __future__ import annotations
