@@ -17,7 +17,8 @@ rt/whitted.h: advance_path); "requeues first" makes a round's requeues before it
 (RT_QUEUE_OVERLAP=0, rt/tile_queues.h), as before run 151, and "two paths" has it call the queue's
 try_enqueue and try_dequeue, not its one transfer path (RT_QUEUE_ONE_PATH=0); "no second pass"
 leaves out the dequeues' second try after a phase that found nothing beside the warp's own requeues
-(RT_REQUEUE_RETRY=0). --rows picks rows.
+(RT_REQUEUE_RETRY=0); "hot words 128 B apart" lays the queues' counters out as before run 165
+(GQ_HOT_STRIDE_WORDS=16, gq/arch.cuh). --rows picks rows.
 """
 
 import argparse

@@ -55,7 +55,9 @@ struct Glfq {
   GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) {
     return 2 * ScqRing::words(ring_n(n, threads)) + QuiescenceGuard::words() + (n + 1) / 2;
   }
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(stats_at(n, threads) + stat_words(threads)); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
+    return hot_round_up(stats_at(n, threads) + stat_words(threads));
+  }
   GQ_HD static const uint64_t* stat_rows(const uint64_t* base, uint64_t n, uint64_t threads) {
     return base + stats_at(n, threads);
   }

@@ -46,7 +46,9 @@ struct Gwfq {
     return 2 * ring_words(n, threads) + QuiescenceGuard::words() + (n + 1) / 2;
   }
 
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(stats_at(n, threads) + stat_words(threads)); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
+    return hot_round_up(stats_at(n, threads) + stat_words(threads));
+  }
 
   GQ_HD static Gwfq view(uint64_t* base, uint64_t n, uint64_t threads) {
     const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);

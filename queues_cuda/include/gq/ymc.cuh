@@ -111,7 +111,9 @@ struct Ymc {
   }
   GQ_HD static uint64_t cells_at(uint64_t threads) { return kRecords + threads * kRecordWords; }
   GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) { return cells_at(threads) + 3 * pool_cells(n, threads); }
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(stats_at(n, threads) + stat_words(threads)); }
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
+    return hot_round_up(stats_at(n, threads) + stat_words(threads));
+  }
   GQ_HD static Ymc view(uint64_t* base, uint64_t n, uint64_t threads) {
     return Ymc{base, pool_cells(n, threads), threads, base + stats_at(n, threads)};
   }
