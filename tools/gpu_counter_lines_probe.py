@@ -30,19 +30,13 @@ import json
 import sys
 from pathlib import Path
 
+from gpu_hot_line_probe import RELAXED_ACCESSES
 from launch_timing import us_per_round
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from queues_cuda.provenance import provenance  # noqa: E402
 
-SOURCE = r"""
-typedef unsigned long long u64;
-__device__ __forceinline__ u64 faa_relaxed(u64* p, u64 v) {
-  u64 r; asm volatile("atom.relaxed.gpu.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); return r;
-}
-__device__ __forceinline__ u64 xchg_relaxed(u64* p, u64 v) {
-  u64 r; asm volatile("atom.relaxed.gpu.exch.b64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); return r;
-}
+SOURCE = RELAXED_ACCESSES + r"""
 // Counter k is lines[k * stride]. slots: 2^20 words, a lane's slot follows its ticket.
 extern "C" __global__ void probe(u64* lines, unsigned long long stride, unsigned n, unsigned spread,
                                  u64* slots, unsigned iters, u64* sink) {

@@ -36,7 +36,9 @@ from launch_timing import us_per_round
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from queues_cuda.provenance import provenance  # noqa: E402
 
-SOURCE = r"""
+# Relaxed GPU-scope accesses in inline PTX, as the queues make them (no fences, no libcu++);
+# tools/gpu_counter_lines_probe.py uses them too.
+RELAXED_ACCESSES = r"""
 typedef unsigned long long u64;
 __device__ __forceinline__ u64 ld_relaxed(const u64* p) {
   u64 v; asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory"); return v;
@@ -47,6 +49,9 @@ __device__ __forceinline__ u64 faa_relaxed(u64* p, u64 v) {
 __device__ __forceinline__ u64 xchg_relaxed(u64* p, u64 v) {
   u64 r; asm volatile("atom.relaxed.gpu.exch.b64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); return r;
 }
+"""
+
+SOURCE = RELAXED_ACCESSES + r"""
 // lines: line 0 is C, lines 1..K are the D lines (16 words apart: one 128-byte line each).
 // slots: 2^20 words, a lane's slot follows its ticket as in the ideal ring.
 extern "C" __global__ void probe(u64* lines, u64* slots, unsigned iters, u64* sink) {

@@ -24,7 +24,10 @@ namespace gq {
 
 struct QuiescenceGuard {
   static constexpr uint64_t kShards = 64;
-  static constexpr uint64_t kLine = 16;  // one shard per 128-byte line
+  // One shard per 128-byte line, not kHotStride apart (arch.cuh): neighbouring shards may share
+  // an L2 server, but each shard takes only the warps of 1/kShards of the threads, two fetch-adds
+  // an operation, far below a server's rate; a stride apart, the 64 shards would be 256 KB a queue.
+  static constexpr uint64_t kLine = 16;
   static constexpr uint64_t kEnter = (1ull << 32) + 1ull;
   static constexpr uint64_t kExit = (1ull << 32) - 1ull;
 
