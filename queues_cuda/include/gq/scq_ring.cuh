@@ -187,10 +187,15 @@ struct ScqRing {
     for (;;) {
       uint64_t h;
       if constexpr (kTicketlessEmpty) {
-        // No more tickets than Tail is ahead (wave_claim); a lane left without one has seen the
-        // ring (nearly) empty: EMPTY if the fenced test agrees, else try again.
-        if (!wave_claim<mo::seq_cst>(head(), tail(), h)) {
-          if (observed_empty()) return kEmpty;
+        // No more tickets than Tail is ahead (wave_claim). A lane left without one has seen the
+        // ring (nearly) empty: EMPTY if the fenced test agrees, else try again. A lane whose
+        // leader lost its CAS already knows the ring was not empty (another claim took the
+        // tickets it saw), so it tries again without the fenced test's three loads of the ring's
+        // hottest lines. (On its own this moved seed 001's splits by under a fifth either way on
+        // the H200, run 174; it keeps a swarm of losers off those lines.)
+        const Claim got = wave_claim<mo::seq_cst>(head(), tail(), h);
+        if (got != kClaimed) {
+          if (got == kClaimNone && observed_empty()) return kEmpty;
           stat.add(kStatRetries);
           if (!spin.step(err, kSiteScqDequeue, 0)) return kEmpty;
           continue;
@@ -203,6 +208,17 @@ struct ScqRing {
       uint64_t e = load<mo::seq_cst>(entry(j));
       uint32_t wait = GQ_BURN_WAIT;
       uint32_t ns = 8;
+      // Whether to wait for an enqueuer's install before burning an empty slot. sCQ waits only
+      // when Tail is past h (an enqueuer holds this ticket). Here a ticket past Tail comes only
+      // from a herd of claims (wave_claim's fetch-add, made on relaxed reads by many warps at
+      // once), while enqueuers keep drawing tickets: burning it at once wasted the ticket of the
+      // enqueuer that drew it next, and in seed 001's 25 % split that was most of the enqueuers'
+      // retries (run 178: 0.45 burns past Tail a successful operation, and 0.38 enqueue tickets
+      // found burnt; the wait on an installer that holds its ticket ran out 0.001 times). So the
+      // ticketless build waits either way: a delay before the same step, as below (run 179: G-LFQ's
+      // 25 % split 0.91 -> 6.5 G ops/s at 2^18 threads). The planted-fault builds keep sCQ's
+      // rule: their dequeues fetch-add past Tail on every poll of an empty ring.
+      bool held = kTicketlessEmpty;
       for (;;) {
         const uint64_t ec = cycle_of_word(e);
 #if defined(GQ_FAULT_SKIP_CYCLE)
@@ -216,8 +232,8 @@ struct ScqRing {
           return (uint32_t)index_of(e);
         }
         if (!mod_less<kCycleBits>(ec, c)) break;  // the slot is already ahead of this ticket
-        if (is_bot(index_of(e)) && wait != 0u && (int64_t)(load<mo::relaxed>(tail()) - h) > 0) {
-          --wait;  // an enqueuer holds this ticket: give its CAS a moment (GQ_BURN_WAIT)
+        if (is_bot(index_of(e)) && wait != 0u && (held || (held = (int64_t)(load<mo::relaxed>(tail()) - h) > 0))) {
+          --wait;  // an enqueuer holds (or will draw) this ticket: give its CAS a moment (GQ_BURN_WAIT)
           backoff(ns);
           e = load<mo::seq_cst>(entry(j));
           continue;
@@ -232,7 +248,7 @@ struct ScqRing {
       }
       const uint64_t t = load<mo::seq_cst>(tail());
       if ((int64_t)(t - (h + 1)) <= 0) {
-        catchup(t, h + 1, err, stat);
+        if (t != h + 1) catchup(t, h + 1, err, stat);  // Tail at h + 1 already: nothing to drag
         fetch_add<mo::seq_cst>(threshold(), ~0ull);
         return kEmpty;
       }

@@ -48,16 +48,32 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
 //   - at least one ticket per lane below `bound`: fetch-adds for all of them, as WaveFAA does;
 //   - fewer: claims only those, with one CAS from the Head word it read (lost: nobody gets one);
 //   - none: claims nothing.
-// Lanes ranked past the claimed tickets get none (false); the caller decides EMPTY or tries again.
+// The fetch-add rests on relaxed reads that many warps make at once, so a herd of them can take
+// tickets past Tail; each such ticket then waits for an enqueuer to draw and fill it, or is burnt
+// (ScqRing::dequeue_ticketed). Fetch-adding only when Tail is 64 lanes' worth ahead (CAS below
+// that) was tried: on the H200 it lifted G-LFQ's 75 % split by up to a quarter and moved the
+// other splits within noise, but road-2M's G-LFQ BFS went from 67 to 173 ms (runs 179-181), its
+// small frontiers presumably claimed one winning CAS at a time. So the rule stays one ticket a
+// lane.
+// Lanes ranked past the claimed tickets get none; the caller decides EMPTY or tries again, and the
+// answer tells it which case it is in:
+//   kClaimed    this lane holds a ticket (ticket_word);
+//   kClaimLost  the leader saw tickets ahead but lost its CAS to another claim: the ring was not
+//               empty, someone else took them;
+//   kClaimNone  nothing was ahead, or fewer tickets than lanes and this lane ranked past them.
 // A claim moves Head by exactly the tickets it hands out, as a fetch-add would, so the rings'
 // arguments (one holder per ticket, Head only grows) are untouched. `unit` as in wave_faa; the
 // counters are word / unit.
+enum Claim : uint32_t { kClaimed = 0, kClaimLost = 1, kClaimNone = 2 };
+
 template <mo O = mo::seq_cst>
-GQ_HD GQ_INLINE bool wave_claim(uint64_t* counter, const uint64_t* bound, uint64_t& ticket_word, uint64_t unit = 1) {
+GQ_HD GQ_INLINE Claim wave_claim(uint64_t* counter, const uint64_t* bound, uint64_t& ticket_word, uint64_t unit = 1) {
   const uint32_t mask = peers(active_mask(), counter);
   const uint32_t lane = lane_id();
   const uint32_t leader = first_lane(mask);
   const uint32_t count = popcount(mask);
+  // granted: tickets handed out, or kLost (the leader's CAS lost), broadcast in one shuffle.
+  constexpr uint64_t kLost = ~0ull;
   uint64_t base = 0, granted = 0;
   if (lane == leader) {
     const uint64_t word = load<mo::relaxed>(counter);
@@ -65,9 +81,13 @@ GQ_HD GQ_INLINE bool wave_claim(uint64_t* counter, const uint64_t* bound, uint64
     if (ahead >= (int64_t)count) {
       base = fetch_add<O>(counter, (uint64_t)count * unit);
       granted = count;
-    } else if (ahead > 0 && cas<O>(counter, word, word + (uint64_t)ahead * unit) == word) {
-      base = word;
-      granted = (uint64_t)ahead;
+    } else if (ahead > 0) {
+      if (cas<O>(counter, word, word + (uint64_t)ahead * unit) == word) {
+        base = word;
+        granted = (uint64_t)ahead;
+      } else {
+        granted = kLost;
+      }
     }
   }
 #if defined(GQ_FAULT_NO_BROADCAST)
@@ -83,7 +103,8 @@ GQ_HD GQ_INLINE bool wave_claim(uint64_t* counter, const uint64_t* bound, uint64
   sync_lanes(mask);  // as in wave_faa: each lane's accesses follow the claim that gave its ticket
   const uint32_t rank = popcount(mask & lanes_below(lane));
   ticket_word = base + (uint64_t)rank * unit;
-  return rank < granted;
+  if (granted == kLost) return kClaimLost;
+  return rank < granted ? kClaimed : kClaimNone;
 }
 
 }  // namespace gq

@@ -49,12 +49,17 @@
 
 // Patience: fast-path retries after the first attempt before a slow-path request is published
 // (0 = one attempt). Help delay D: a thread inspects one peer's record every D operations on a ring
-// (0 behaves as 1). Max threads: the most threads one queue may serve (sizes the owner field).
+// (0 behaves as 1). Lost claims: dequeue claims that found no ticket yet not an empty ring, retried
+// before they start to spend patience (dequeue_ticketed). Max threads: the most threads one queue
+// may serve (sizes the owner field).
 #ifndef GQ_WFQ_PATIENCE
 #define GQ_WFQ_PATIENCE 16
 #endif
 #ifndef GQ_WFQ_HELP_DELAY
 #define GQ_WFQ_HELP_DELAY 16
+#endif
+#ifndef GQ_WFQ_LOST_CLAIMS
+#define GQ_WFQ_LOST_CLAIMS 64
 #endif
 #ifndef GQ_WFQ_MAX_THREADS
 #define GQ_WFQ_MAX_THREADS 524287
@@ -108,6 +113,7 @@ struct WcqRing {
 #endif
   static constexpr uint32_t kPatienceEnq = GQ_WFQ_PATIENCE_ENQ, kPatienceDeq = GQ_WFQ_PATIENCE_DEQ;
   static constexpr uint32_t kHelpDelay = GQ_WFQ_HELP_DELAY > 0 ? GQ_WFQ_HELP_DELAY : 1;
+  static constexpr uint32_t kLostClaims = GQ_WFQ_LOST_CLAIMS;
 
   // --- layout (uint64 words): each counter kHotStride words from the next (arch.cuh), the whole
   // rounded up to strides, so that G-WFQ's second ring keeps the spacing
@@ -435,13 +441,18 @@ struct WcqRing {
     uint64_t e = load<mo::seq_cst>(entry(j));
     uint32_t wait = GQ_BURN_WAIT;
     uint32_t ns = 8;
+    // An empty slot gets the wait whether or not Tail is past h yet: a ticket past Tail comes from
+    // a herd of claims or the last attempt's fetch-add, and the enqueuer that draws it next would
+    // otherwise find it burnt (ScqRing::dequeue_ticketed says more). On the H200 (runs 179, 181)
+    // G-WFQ's 75 % split went from 3.5 to 6.7-7.0 G ops/s at 2^18 threads, and with GQ_BURN_WAIT
+    // 64 its 25 % split from a stall to 4.6-4.9 G.
     for (;;) {
       stat_step(stats, tid);
       const uint64_t ec = cycle_of(e);
       if (ec == c && !is_bot(index_of(e))) return consume(j, e, h);
       if (!older(ec, c)) break;  // the slot is already ahead of this ticket
-      if (is_bot(index_of(e)) && wait != 0u && (int64_t)(counter_of(load<mo::relaxed>(tail())) - h) > 0) {
-        --wait;  // an enqueuer holds this ticket: give its CAS a moment (GQ_BURN_WAIT, arch.cuh)
+      if (is_bot(index_of(e)) && wait != 0u) {
+        --wait;  // an enqueuer holds (or will draw) this ticket: give its CAS a moment (GQ_BURN_WAIT)
         backoff(ns);
         e = load<mo::seq_cst>(entry(j));
         continue;
@@ -518,23 +529,37 @@ struct WcqRing {
   GQ_HD uint32_t dequeue_ticketed(uint32_t tid, const ErrorFlag& err) const {
     help_threads(tid, err);
     uint64_t h = 0;
-    for (uint32_t attempt = 0; attempt <= kPatienceDeq; ++attempt) {
+    uint32_t lost = 0, ns = 8;
+    for (uint32_t attempt = 0; attempt <= kPatienceDeq;) {
       // No more tickets than Tail is ahead (wave_claim), except on the last attempt, which
       // fetch-adds so that a slow-path request starts from a ticket of its own. A lane left
-      // without one has seen the ring (nearly) empty: EMPTY if the fenced test agrees, else the
-      // attempt is spent, so patience still bounds the fast path.
+      // without one has seen the ring (nearly) empty: EMPTY if the fenced test agrees (not made
+      // after a lost claim, as in ScqRing::dequeue_ticketed). Else it tries again after a
+      // pause: the first kLostClaims times without spending an attempt, since it took and burnt
+      // no ticket (a swarm of dequeuers over a nearly empty ring loses most claims, and should
+      // not be sent to the slow path for it); then each costs an attempt, so patience and
+      // kLostClaims together bound the fast path.
       uint64_t hw;
       if (attempt == kPatienceDeq) {
         hw = wave_faa<mo::seq_cst>(head(), kTicket);
-      } else if (!wave_claim<mo::seq_cst>(head(), tail(), hw, kTicket)) {
-        if (observed_empty()) return kEmpty;
-        stat_step(stats, tid);
-        continue;
+      } else {
+        const Claim got = wave_claim<mo::seq_cst>(head(), tail(), hw, kTicket);
+        if (got != kClaimed) {
+          if (got == kClaimNone && observed_empty()) return kEmpty;
+          stat_step(stats, tid);
+          if (lost < kLostClaims)
+            ++lost;
+          else
+            ++attempt;
+          backoff(ns);
+          continue;
+        }
       }
       h = counter_of(hw);
       const uint32_t r = try_deq_fast(h, tid, err);
       if (r != kRetry) return r;
       if (err.raised()) return kEmpty;
+      ++attempt;
     }
     stat_add(stats, tid, kStatSlow);
     const uint64_t seq = ((load<mo::seq_cst>(rec(tid, kReq)) >> 32) + 1) & 0xFFFFFFFFull;
