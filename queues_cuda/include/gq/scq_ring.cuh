@@ -218,7 +218,6 @@ struct ScqRing {
       // ticketless build waits either way: a delay before the same step, as below (run 179: G-LFQ's
       // 25 % split 0.91 -> 6.5 G ops/s at 2^18 threads). The planted-fault builds keep sCQ's
       // rule: their dequeues fetch-add past Tail on every poll of an empty ring.
-      bool held = kTicketlessEmpty;
       for (;;) {
         const uint64_t ec = cycle_of_word(e);
 #if defined(GQ_FAULT_SKIP_CYCLE)
@@ -232,7 +231,7 @@ struct ScqRing {
           return (uint32_t)index_of(e);
         }
         if (!mod_less<kCycleBits>(ec, c)) break;  // the slot is already ahead of this ticket
-        if (is_bot(index_of(e)) && wait != 0u && (held || (held = (int64_t)(load<mo::relaxed>(tail()) - h) > 0))) {
+        if (is_bot(index_of(e)) && wait != 0u && (kTicketlessEmpty || (int64_t)(load<mo::relaxed>(tail()) - h) > 0)) {
           --wait;  // an enqueuer holds (or will draw) this ticket: give its CAS a moment (GQ_BURN_WAIT)
           backoff(ns);
           e = load<mo::seq_cst>(entry(j));
