@@ -106,19 +106,12 @@ struct Gwfq {
       }
       if (err.raised()) return false;
       // Confirm FULL at a quiescent instant, or go back for an index if one may have come back.
-      for (;;) {
-        bool active = false;
-        const uint64_t before = guard.collect(active);
-        const bool drained = fq.observed_empty();  // as in Glfq::operate
-        const uint64_t after = guard.collect(active);
-        stat_step(stats, tid);
-        if (!active && before == after && drained) {  // FULL
-          stat_end(stats, tid);
-          return false;
-        }
-        if (!drained) break;  // fq may hold an index again: retry
-        if (!spin.step(err, kSiteWfqFullConfirm, before)) return false;
-      }
+      // A sweep at every step: polling fq's hint in between, as G-LFQ does, cost G-WFQ's 75 % split
+      // 30 % at 2^18 threads on the H200 (run 186; +18-25 % at 2^14 and 2^16).
+      const auto verdict =
+          guard.confirm_full(fq, spin, err, kSiteWfqFullConfirm, 1u, [&] { stat_step(stats, tid); });
+      if (verdict == QuiescenceGuard::kFull) stat_end(stats, tid);
+      if (verdict != QuiescenceGuard::kRetry) return false;
       if (!spin.step(err, kSiteWfqFullConfirm, 0)) return false;
     }
   }

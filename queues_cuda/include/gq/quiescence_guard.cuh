@@ -73,6 +73,38 @@ struct QuiescenceGuard {
     }
     return sum;
   }
+
+  // What an enqueue that found the free ring `fq` empty does next (confirm_full).
+  enum Verdict : uint32_t { kFull = 0, kRetry = 1, kGaveUp = 2 };
+
+  // Confirm FULL at a quiescent instant (collect, fq.observed_empty, collect, as above), or say
+  // when to go back for an index that may have come back (kRetry); kGaveUp once `spin` ran out
+  // (the flag is then raised). `on_sweep()` is called once a sweep (G-WFQ counts its steps).
+  //
+  // `polls`: 1 sweeps at every step. More: the producer polls
+  // fq's relaxed hint (looks_empty: three loads) at every step, backing off, goes back at once when
+  // it no longer looks empty, and sweeps only every `polls` steps. A sweep is 131 fenced loads and
+  // cannot succeed while consumers are active: in seed 001's 75 % split, a swarm of producers
+  // waiting on a nearly full queue that sweeps at every step keeps the shards' lines busy with loads
+  // in front of every operation's enter and exit. A relaxed poll gives no answer by itself (FULL
+  // still comes from a sweep alone); it only says when a sweep is worth making.
+  template <class Ring, class OnSweep>
+  GQ_HD Verdict confirm_full(const Ring& fq, Spin& spin, const ErrorFlag& err, uint32_t site, uint32_t polls,
+                             OnSweep on_sweep) const {
+    for (uint32_t poll = 1;; ++poll) {
+      if (polls > 1u && !fq.looks_empty()) return kRetry;  // an index may be back: retry the fast path
+      if (poll % polls == 0u) {
+        on_sweep();
+        bool active = false;
+        const uint64_t before = collect(active);
+        const bool drained = fq.observed_empty();
+        const uint64_t after = collect(active);
+        if (!active && before == after && drained) return kFull;
+        if (!drained) return kRetry;
+      }
+      if (!spin.step(err, site, poll)) return kGaveUp;
+    }
+  }
 };
 
 }  // namespace gq
