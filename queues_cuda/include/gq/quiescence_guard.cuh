@@ -81,13 +81,14 @@ struct QuiescenceGuard {
   // when to go back for an index that may have come back (kRetry); kGaveUp once `spin` ran out
   // (the flag is then raised). `on_sweep()` is called once a sweep (G-WFQ counts its steps).
   //
-  // `polls`: 1 sweeps at every step. More: the producer polls
-  // fq's relaxed hint (looks_empty: three loads) at every step, backing off, goes back at once when
-  // it no longer looks empty, and sweeps only every `polls` steps. A sweep is 131 fenced loads and
-  // cannot succeed while consumers are active: in seed 001's 75 % split, a swarm of producers
-  // waiting on a nearly full queue that sweeps at every step keeps the shards' lines busy with loads
-  // in front of every operation's enter and exit. A relaxed poll gives no answer by itself (FULL
-  // still comes from a sweep alone); it only says when a sweep is worth making.
+  // `polls`: 1 sweeps at every step. More: the producer polls fq's relaxed hint (looks_empty: three
+  // loads) at every step, backing off, goes back at once when fq no longer looks empty, and sweeps
+  // only every `polls` steps. A sweep is 131 fenced loads and cannot succeed while consumers are
+  // active: in seed 001's 75 % split, a swarm of producers waiting on a nearly full queue that
+  // sweeps at every step keeps the shards' lines busy with loads in front of every operation's
+  // enter and exit. A relaxed poll gives no answer by itself (FULL still comes from a sweep alone);
+  // it only says when a sweep is worth making. The price: a queue that really is full answers FULL
+  // only after `polls` steps (32 steps of the GPU's backoff: about 7 us).
   template <class Ring, class OnSweep>
   GQ_HD Verdict confirm_full(const Ring& fq, Spin& spin, const ErrorFlag& err, uint32_t site, uint32_t polls,
                              OnSweep on_sweep) const {
