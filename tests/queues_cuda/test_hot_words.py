@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from tool_loader import load_tool
 
+from queues_cuda import bench_queues as bq
 from queues_cuda.build import NVRTC_FLAGS, compile_source_sm90, cpu_library
 from queues_cuda.queues import QUEUES
 
@@ -22,6 +23,14 @@ def test_queue_words_are_whole_strides(queue):
     for capacity, threads in ((1, 1), (3, 7), (1000, 64), (4096, 4096), (5000, 70000)):
         words = int(lib.gq_queue_words(capacity, threads))
         assert words % STRIDE == 0, f"{queue}: {words} words for capacity {capacity}, {threads} threads"
+
+
+def test_ideal_ring_words_are_whole_strides():
+    """The benchmark's ideal ring (not a queue, so not in QUEUES) keeps the same rule."""
+    lib = bq.launcher("cpu", bq.IDEAL).lib
+    for capacity, threads in ((1, 1), (3, 7), (4096, 4096), (5000, 70000)):
+        words = int(lib.gq_bench_words(capacity, threads))
+        assert words % STRIDE == 0, f"ideal: {words} words for capacity {capacity}, {threads} threads"
 
 
 def test_counter_lines_probe_compiles_for_sm90():

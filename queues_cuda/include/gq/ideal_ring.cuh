@@ -12,7 +12,7 @@
 // the benchmark drives it like the queues. Memory order: relaxed throughout (nothing to publish).
 //
 // Layout (uint64 words): Tail | pad | Head | pad (each kHotStride words) | S slots of 32 bits
-// (S = a power of two).
+// (S = a power of two) | pad to a whole stride.
 #pragma once
 #include "arch.cuh"
 #include "wave_faa.cuh"
@@ -35,7 +35,9 @@ struct IdealRing {
     while (s < m) s <<= 1;
     return s;
   }
-  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return kSlots + (slots(n, threads) + 1) / 2; }
+  // Rounded up to hot strides as every queue's layout is (arch.cuh), though the benchmark lays the
+  // ideal ring out alone.
+  GQ_HD static uint64_t words(uint64_t n, uint64_t threads) { return hot_round_up(kSlots + (slots(n, threads) + 1) / 2); }
   GQ_HD static IdealRing view(uint64_t* base, uint64_t n, uint64_t threads) {
     return IdealRing{base, slots(n, threads) - 1};
   }
