@@ -333,10 +333,10 @@ def test_gpu_split_keeps_up_with_balanced(queue, pct, least):
     drew: on the H200 G-LFQ's 25 % split ran at 6 % of its balanced rate and G-WFQ's stalled. With
     the wait for the enqueuer (ScqRing::dequeue_ticketed) they run at 43-63 % (run 181; with a quarter
     of the threads on one side, a split reaches half the balanced rate only if that side's operations
-    are as fast as a balanced one). G-LFQ's 75 % split stayed at 23 %: its
-    producers, waiting on a nearly full queue, swept the quiescence guard at every step; with 32
-    relaxed polls of the free ring between sweeps it runs at 39 % (run 186, GQ_GLFQ_FULL_POLLS).
-    Timed at 2^18 threads in one test."""
+    are as fast as a balanced one). G-LFQ's 75 % split stayed at 23 %: its producers, waiting on a
+    nearly full queue, swept the quiescence guard at every step; with 32 relaxed polls of the free
+    ring between sweeps it runs at 39 % (run 186, GQ_GLFQ_FULL_POLLS). Timed at 2^18 threads in one
+    test."""
     kind = QUEUES[queue]
     bench = bq.launcher("cuda", kind)
     threads = 1 << 18
