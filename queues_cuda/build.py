@@ -121,6 +121,12 @@ def _bind(lib: ctypes.CDLL) -> ctypes.CDLL:
     lib.gq_queue_words.argtypes = [u64, u64]
     lib.gq_queue_init.restype = None
     lib.gq_queue_init.argtypes = [p, u64, u64]
+    lib.gq_queue_fill.restype = ctypes.c_int
+    lib.gq_queue_fill.argtypes = [p, u64, u64, u64, p]
+    lib.gq_queue_fill_skips.restype = ctypes.c_int
+    lib.gq_queue_fill_skips.argtypes = [u64, u64, u64]
+    lib.gq_queue_sequential.restype = u32
+    lib.gq_queue_sequential.argtypes = [p, u64, u64, u64, p, p, p, p]
     lib.gq_queue_stats.restype = None
     lib.gq_queue_stats.argtypes = [p, u64, u64, p]
     lib.gq_history.restype = u32

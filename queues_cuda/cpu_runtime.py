@@ -27,6 +27,34 @@ def make_queue(kind: QueueKind, capacity: int, threads: int, defines: tuple[str,
     return lib, buf
 
 
+def fill_queue(kind: QueueKind, capacity: int, threads: int, items: np.ndarray) -> tuple[object, np.ndarray, bool]:
+    """A queue built holding `items` in order (include/gq/queue_fill.cuh): (library, words, whether
+    the kind could be built filled; if not, the words are a fresh empty queue's)."""
+    lib = cpu_library(kind.kind_id)
+    buf = np.zeros(int(lib.gq_queue_words(capacity, threads)), np.uint64)
+    items = np.ascontiguousarray(items, np.uint32)
+    filled = bool(lib.gq_queue_fill(_ptr(buf), capacity, threads, len(items), _ptr(items)))
+    return lib, buf, filled
+
+
+def fill_skips(lib, capacity: int, threads: int, words: int) -> np.ndarray:
+    """Mask of the words a filled build leaves as a fresh queue has them (Glfq::fill_skips)."""
+    return np.array([bool(lib.gq_queue_fill_skips(capacity, threads, i)) for i in range(words)])
+
+
+def run_sequential(kind: QueueKind, lib, buf: np.ndarray, capacity: int, threads: int, ops: np.ndarray,
+                   values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One thread's operations in order on the queue in `buf` (ops: 1 enqueue values[j], 0 dequeue);
+    returns (ok, values), the dequeued values in place of the dequeues' entries."""
+    ops = np.ascontiguousarray(ops, np.uint8)
+    values = np.array(values, np.uint32)
+    ok = np.zeros(len(ops), np.uint8)
+    err = np.zeros(4, np.uint32)
+    lib.gq_queue_sequential(_ptr(buf), capacity, threads, len(ops), _ptr(ops), _ptr(values), _ptr(ok), _ptr(err))
+    raise_if_flagged(err, f"gq_queue_sequential[cpu, {kind.name}]", f"capacity {capacity}")
+    return ok.astype(bool), values
+
+
 def add_stats(lib, buf: np.ndarray, capacity: int, threads: int, stats: np.ndarray | None) -> None:
     """Add the queue's slow-path counters (include/gq/queue_stats.cuh: slow, helps, completed, ok,
     and the most steps of one operation) to `stats` (5 uint64), when asked for."""

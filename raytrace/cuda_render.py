@@ -182,26 +182,29 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         tx, ty = opts.tiles
         capacity = tile_capacity(opts)
         blocks = screen_blocks(opts)
-        out = cupy.zeros(3, cupy.uint64)
+        out = cupy.zeros(4, cupy.uint64)
         mod.get_function("rt_tile_layout")((1,), (1,), (u64(capacity), u64(threads), out))
-        # A warp's lanes that make queue operations are users (rt/tile_queues.h); the seeders, a
-        # few of them, set the order the blocks are queued in (kernels/render.cu).
-        users, stride, seeders = (int(x) for x in out.get())
+        # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's and
+        # G-WFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
+        # seeders a warp enqueue them, and set the order they are queued in (kernels/render.cu).
+        users, stride, seeders, filled = (int(x) for x in out.get())
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
-        masks = cupy.empty(blocks, cupy.uint32)  # written by the seeding (rt/tile_queues.h)
+        masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding
         counts = cupy.zeros((threads, 3), cupy.uint64)
         marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
         start.record()
         # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
         # pool before a worker writes it.
         mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
-                                          (queues, u64(words), u64(stride), u64(capacity), u64(users)))
+                                          (queues, u64(words), u64(stride), u64(capacity), u64(users),
+                                           u32(opts.width), u32(opts.height), u32(tx), u32(ty), masks))
         if phases is not None:
             marks[1].record()
-        mod.get_function("rt_tiles_seed")(_grid(min(blocks, seeders)), (BLOCK,),
-                                          (queues, u64(stride), u64(capacity), u64(users), u64(seeders),
-                                           u32(opts.width), u32(opts.height), u32(tx), u32(ty), masks, err))
+        if not filled:
+            mod.get_function("rt_tiles_seed")(_grid(min(blocks, seeders)), (BLOCK,),
+                                              (queues, u64(stride), u64(capacity), u64(users), u64(seeders),
+                                               u32(opts.width), u32(opts.height), u32(tx), u32(ty), masks, err))
         if phases is not None:
             marks[2].record()
         tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),

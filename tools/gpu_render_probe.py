@@ -18,7 +18,9 @@ rt/whitted.h: advance_path); "requeues first" makes a round's requeues before it
 try_enqueue and try_dequeue, not its one transfer path (RT_QUEUE_ONE_PATH=0); "no second pass"
 leaves out the dequeues' second try after a phase that found nothing beside the warp's own requeues
 (RT_REQUEUE_RETRY=0); "hot words 128 B apart" lays the queues' counters out as before run 165
-(GQ_HOT_STRIDE_WORDS=16, gq/arch.cuh). --rows picks rows.
+(GQ_HOT_STRIDE_WORDS=16, gq/arch.cuh); "seeded" has a launch of enqueues put the primary blocks into
+G-LFQ's or G-WFQ's tile queues instead of building the queues holding them (RT_SEED_BY_FILL=0,
+rt/tile_queues.h), as before run 193. --rows picks rows.
 """
 
 import argparse
@@ -58,12 +60,16 @@ configs = [  # (label, defines, options)
     ("glfq 2x2, two traversals", ("RT_TILE_ONE_TRAVERSAL=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, one segment a round", ("RT_TILE_SAMPLES=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, requeues first", ("RT_QUEUE_OVERLAP=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, seeded", ("RT_SEED_BY_FILL=0",), dict(queue="glfq", tiles=(2, 2))),
+    ("gwfq 2x2, seeded", ("RT_SEED_BY_FILL=0",), dict(queue="gwfq", tiles=(2, 2))),
     ("glfq 2x2, two paths", ("RT_QUEUE_ONE_PATH=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, no second pass", ("RT_REQUEUE_RETRY=0",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, requeues first, two paths", ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"),
      dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, 8 seeders a warp", ("RT_SEEDERS_PER_WARP=8",), dict(queue="glfq", tiles=(2, 2))),
-    ("glfq 2x2, 1 seeder a warp", ("RT_SEEDERS_PER_WARP=1",), dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, seeded, 8 seeders a warp", ("RT_SEED_BY_FILL=0", "RT_SEEDERS_PER_WARP=8"),
+     dict(queue="glfq", tiles=(2, 2))),
+    ("glfq 2x2, seeded, 1 seeder a warp", ("RT_SEED_BY_FILL=0", "RT_SEEDERS_PER_WARP=1"),
+     dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, reserve 2 rounds", ("RT_RESERVE_ROUNDS=2",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, up to 4 a round", ("RT_ROUND_BLOCKS=4",), dict(queue="glfq", tiles=(2, 2))),
     ("glfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="glfq", tiles=(2, 2))),

@@ -5,6 +5,7 @@
 //
 // A small C ABI for ctypes; every entry returns 0 or the error code the spin budgets raised.
 #include <gq/queue_select.cuh>
+#include <gq/queue_fill.cuh>
 #include <gq/history.cuh>
 #include <gq/fifo_tokens.cuh>
 #include <gq/multi_queue.cuh>
@@ -16,6 +17,14 @@ using gq::Queue;
 
 using gq::run_host_threads;
 
+template <class Q>
+static int fill_skips(uint64_t n, uint64_t threads, uint64_t i) {
+  if constexpr (gq::queue_can_fill<Q>)
+    return Q::fill_skips(i, n, threads) ? 1 : 0;
+  else
+    return 0;
+}
+
 extern "C" {
 
 int gq_abi_version() { return 1; }
@@ -25,6 +34,30 @@ uint64_t gq_queue_words(uint64_t n, uint64_t threads) { return Queue::words(n, t
 void gq_queue_init(uint64_t* base, uint64_t n, uint64_t threads) {
   const uint64_t words = Queue::words(n, threads);
   for (uint64_t i = 0; i < words; ++i) base[i] = Queue::initial_word(i, n, threads);
+}
+
+// A queue built holding items[0 .. k) (gq/queue_fill.cuh), or built empty where the kind cannot
+// be built filled; returns whether it could. With the two entries below, what
+// tests/queues_cuda/test_queue_fill.py holds the filled state against.
+int gq_queue_fill(uint64_t* base, uint64_t n, uint64_t threads, uint64_t k, const uint32_t* items) {
+  const uint64_t words = Queue::words(n, threads);
+  auto item = [&](uint64_t j) { return items[j]; };
+  for (uint64_t i = 0; i < words; ++i) base[i] = gq::queue_filled_word<Queue>(i, n, threads, k, item);
+  return gq::queue_can_fill<Queue> ? 1 : 0;
+}
+
+// Whether word i is one a filled build leaves as a fresh queue has it (Glfq::fill_skips).
+int gq_queue_fill_skips(uint64_t n, uint64_t threads, uint64_t i) { return fill_skips<Queue>(n, threads, i); }
+
+// One thread (queue user 0) makes ops[j] in order: 1 enqueues values[j], 0 dequeues into values[j];
+// ok[j] = whether it succeeded. Returns the error flag's code.
+uint32_t gq_queue_sequential(uint64_t* base, uint64_t n, uint64_t threads, uint64_t count, const uint8_t* ops,
+                             uint32_t* values, uint8_t* ok, uint32_t* err_words) {
+  const Queue q = Queue::view(base, n, threads);
+  const gq::ErrorFlag err{err_words};
+  for (uint64_t j = 0; j < count && !err.raised(); ++j)
+    ok[j] = ops[j] ? q.try_enqueue(values[j], 0, err) : q.try_dequeue(values + j, 0, err);
+  return gq::load<gq::mo::acquire>(err_words);
 }
 
 // The queue's slow-path counters (queue_stats.cuh), over all threads into out[5]; zeros for a

@@ -36,6 +36,17 @@ int rt_abi_version() { return 3; }
 
 uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
 
+// Tile t's blocks in the order the filled queues hold them (rt::TileGrid::tile_block), all tiles
+// in turn, into `out` (one entry a block); returns how many were written
+// (tests/raytrace/test_tile_fill.py).
+uint32_t rt_tile_order(uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y, uint32_t* out) {
+  const rt::TileGrid g{width, height, tiles_x, tiles_y};
+  uint32_t n = 0;
+  for (uint32_t t = 0; t < g.count(); ++t)
+    for (uint32_t j = 0; j < g.tile_blocks(t); ++j) out[n++] = g.tile_block(t, j);
+  return n;
+}
+
 // The compaction baseline: waves until no path has work left. Within a wave the threads take
 // chunks of the list; survivors are appended to the next list (fetch-add: a one-lane WaveFAA).
 // The first wave reads no list and no state (rt/compaction.h): nothing to initialise, except
@@ -87,12 +98,22 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t*
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{queues, stride, capacity, nthreads};
   const gq::ErrorFlag err{err_words};
-  for (uint64_t i = 0; i < (uint64_t)g.count() * stride; ++i)
-    queues[i] = rt::TileQueues::initial_word(i, stride, capacity, nthreads);
-  // Fresh items: no pool entry is read before a worker writes it (rt::kFreshItem); the seeding
-  // writes each block's mask.
+  // Fresh items: no pool entry is read before a worker writes it (rt::kFreshItem). The queues are
+  // built holding their blocks where the kind allows (rt::kSeedByFill), as on the GPU; otherwise
+  // the seeding enqueues them. Either way each block's mask is written here.
+  for (uint32_t t = 0; t < g.count(); ++t) {
+    const uint32_t owned = g.tile_blocks(t);
+    for (uint64_t w = 0; w < stride; ++w)
+      queues[t * stride + w] = rt::kSeedByFill ? rt::seeded_word(g, tq, t, owned, w)
+                                               : rt::TileQueues::initial_word(t * stride + w, stride, capacity, nthreads);
+  }
   const uint32_t blocks = g.blocks().count();
-  for (uint32_t b = 0; b < blocks; ++b) rt::seed_block(g, tq, masks, b, b % nthreads, err);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    if (rt::kSeedByFill)
+      masks[b] = g.blocks().lanes(b);
+    else
+      rt::seed_block(g, tq, masks, b, b % nthreads, err);
+  }
   if (err.raised()) return gq::load<gq::mo::acquire>(err_words);
   run_threads(nthreads, [&](uint32_t tid) {
     RayCounts c{0, 0, 0};

@@ -164,15 +164,17 @@ __device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
   return (uint64_t)tile_warps(threads) * rt::kRoundUsers;
 }
 
-// The threads that seed the queues: RT_SEEDERS_PER_WARP a worker warp (no more than its queue
-// users, rt::kRoundUsers), each queue user 0, 1, ... The count sets the order in which a tile's
-// blocks enter its queue, and so the order the workers take them in: seeder s enqueues blocks s,
-// s + seeders, ..., so the image's blocks go in, in bands of `seeders` blocks, top to bottom, each
-// band in whatever order the seeders' enqueues land. Bands as large as half the image (8 a warp,
-// 33,792 seeders on the H200) cost cornell's persistent kernel 9 % against 4 a warp, and 1 a warp
-// gained nothing over 4 but seeded 3x slower (run 156, 11 renders a row, twice over: cornell's
-// persistent kernel 0.93 / 0.85 / 0.86 ms, spheres100's 3.06 / 3.04 / 3.03 ms, seeding 0.04 /
-// 0.055 / 0.16 ms). Why the order matters so much to cornell is not known.
+// The threads that seed the queues built empty (every kind but G-LFQ and G-WFQ, whose queues
+// rt_tiles_init builds holding their blocks in block order: rt::kSeedByFill): RT_SEEDERS_PER_WARP
+// a worker warp (no more than its queue users, rt::kRoundUsers), each queue user 0, 1, ... The
+// count sets the order in which a tile's blocks enter its queue, and so the order the workers take
+// them in: seeder s enqueues blocks s, s + seeders, ..., so the image's blocks go in, in bands of
+// `seeders` blocks, top to bottom, each band in whatever order the seeders' enqueues land. Bands as
+// large as half the image (8 a warp, 33,792 seeders on the H200) cost cornell's persistent kernel
+// 9 % against 4 a warp, and 1 a warp gained nothing over 4 but seeded 3x slower (run 156, 11
+// renders a row, twice over: cornell's persistent kernel 0.93 / 0.85 / 0.86 ms, spheres100's 3.06 /
+// 3.04 / 3.03 ms, seeding 0.04 / 0.055 / 0.16 ms). Why the order matters so much to cornell is not
+// known.
 #ifndef RT_SEEDERS_PER_WARP
 #define RT_SEEDERS_PER_WARP 4
 #endif
@@ -183,19 +185,35 @@ __device__ __forceinline__ uint64_t tile_seeders(uint64_t threads) {
 }
 
 // The tile queues for `threads` workers: out[0] = their queue users, out[1] = the words of one
-// queue of `capacity` blocks, out[2] = the seeding threads.
+// queue of `capacity` blocks, out[2] = the seeding threads, out[3] = 1 if rt_tiles_init builds the
+// queues holding their blocks (rt::kSeedByFill; then there is no rt_tiles_seed to launch).
 extern "C" __global__ void rt_tile_layout(uint64_t capacity, uint64_t threads, uint64_t* out) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
   out[0] = tile_users(threads);
   out[1] = gq::Queue::words(capacity, tile_users(threads));
   out[2] = tile_seeders(threads);
+  out[3] = rt::kSeedByFill ? 1u : 0u;
 }
 
+// The tile queues' `words` words: under rt::kSeedByFill each tile's queue holding its blocks, and
+// every block's lanes in `masks` (what rt_tiles_seed would write); otherwise empty queues.
 extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_t stride, uint64_t capacity,
-                                         uint64_t users) {
+                                         uint64_t users, uint32_t width, uint32_t height, uint32_t tiles_x,
+                                         uint32_t tiles_y, uint32_t* masks) {
+  const rt::TileGrid g{width, height, tiles_x, tiles_y};
+  const rt::TileQueues tq{base, stride, capacity, users};
   const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
-  for (uint64_t i = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x; i < words; i += step)
-    base[i] = rt::TileQueues::initial_word(i, stride, capacity, users);
+  const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
+  if (!rt::kSeedByFill) {
+    for (uint64_t i = first; i < words; i += step) base[i] = rt::TileQueues::initial_word(i, stride, capacity, users);
+    return;
+  }
+  // Tile by tile, so that no word pays a division by the stride.
+  for (uint32_t t = 0; t < g.count(); ++t) {
+    const uint32_t blocks = g.tile_blocks(t);
+    for (uint64_t w = first; w < stride; w += step) base[t * stride + w] = rt::seeded_word(g, tq, t, blocks, w);
+  }
+  for (uint64_t b = first; b < g.blocks().count(); b += step) masks[b] = g.blocks().lanes((uint32_t)b);
 }
 
 // Every block's lanes into `masks`, and the block into its tile's queue, fresh (rt::kFreshItem).

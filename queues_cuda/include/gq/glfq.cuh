@@ -26,8 +26,9 @@
 // rounded up to hot strides (arch.cuh), so that queues laid out back to back keep the spacing.
 #pragma once
 #include "arch.cuh"
-#include "queue_stats.cuh"
+#include "queue_fill.cuh"
 #include "queue_op.cuh"
+#include "queue_stats.cuh"
 #include "quiescence_guard.cuh"
 #include "scq_ring.cuh"
 
@@ -94,6 +95,23 @@ struct Glfq {
     if (i < ring) return ScqRing::initial_word(i, m, 0);
     if (i < 2 * ring) return ScqRing::initial_word(i - ring, m, n);  // fq starts with every index
     return 0;  // guard shards, pool and counter rows
+  }
+
+  // The queue as one thread leaves it after try_enqueue(item(0)), ..., try_enqueue(item(k - 1)) on
+  // a fresh queue, k <= n (queue_fill.cuh): enqueue j took index j from fq and put it into aq with
+  // item(j) in pool[j]. Word for word what those enqueues write, but for the guard's epochs, which
+  // only ever matter by changing, and the counter rows (tests/queues_cuda/test_queue_fill.py).
+  template <class Items>
+  GQ_HD static uint64_t filled_word(uint64_t i, uint64_t n, uint64_t threads, uint64_t k, const Items& item) {
+    const uint64_t m = ring_n(n, threads), ring = ScqRing::words(m);
+    if (i < ring) return ScqRing::initial_word(i, m, k);
+    if (i < 2 * ring) return ScqRing::initial_word(i - ring, m, n, k);
+    return pool_word(i - 2 * ring - QuiescenceGuard::words(), n, k, item);
+  }
+  // The words filled_word leaves as a fresh queue has them: the guard's shards and the counter rows.
+  GQ_HD static bool fill_skips(uint64_t i, uint64_t n, uint64_t threads) {
+    const uint64_t guard = 2 * ScqRing::words(ring_n(n, threads));
+    return (i >= guard && i < guard + QuiescenceGuard::words()) || i >= stats_at(n, threads);
   }
 
   // Both operations are one transfer: take an index from one ring, move the payload through

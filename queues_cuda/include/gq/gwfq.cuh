@@ -23,6 +23,7 @@
 // (arch.cuh), so that queues laid out back to back keep the spacing.
 #pragma once
 #include "arch.cuh"
+#include "queue_fill.cuh"
 #include "queue_op.cuh"
 #include "queue_stats.cuh"
 #include "quiescence_guard.cuh"
@@ -66,6 +67,26 @@ struct Gwfq {
     if (i < ring) return WcqRing::initial_word(i, m, threads, 0);
     if (i < 2 * ring) return WcqRing::initial_word(i - ring, m, threads, n);  // fq starts with every index
     return 0;  // guard shards, pool, statistics
+  }
+
+  // The queue after one thread's k <= n enqueues of item(0), ..., item(k - 1) on a fresh queue, all
+  // on the fast path, as Glfq::filled_word (whose comment says what it leaves out; here also each
+  // record's help cursor, which only says whose request a thread looks at next).
+  template <class Items>
+  GQ_HD static uint64_t filled_word(uint64_t i, uint64_t n, uint64_t threads, uint64_t k, const Items& item) {
+    const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);
+    if (i < ring) return WcqRing::initial_word(i, m, threads, k);
+    if (i < 2 * ring) return WcqRing::initial_word(i - ring, m, threads, n, k);
+    return pool_word(i - 2 * ring - QuiescenceGuard::words(), n, k, item);
+  }
+  // The words filled_word leaves as a fresh queue has them: the guard's shards, the counter rows,
+  // and each ring's help cursors (WcqRing::kPrivate of every record).
+  GQ_HD static bool fill_skips(uint64_t i, uint64_t n, uint64_t threads) {
+    const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads), guard = 2 * ring;
+    if ((i >= guard && i < guard + QuiescenceGuard::words()) || i >= stats_at(n, threads)) return true;
+    const uint64_t r = i % ring;  // i < 2 * ring here
+    return r >= WcqRing::records_at(m) && r < WcqRing::installers_at(m, threads) &&
+           (r - WcqRing::records_at(m)) % WcqRing::kRecordWords == WcqRing::kPrivate;
   }
 
   // The per-thread counters (queue_stats.cuh) summed into out[kStatReported].

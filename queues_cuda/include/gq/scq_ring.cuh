@@ -68,15 +68,19 @@ struct ScqRing {
   GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
   GQ_HD int64_t threshold_max() const { return (int64_t)(3 * n - 1); }
 
-  // Initial value of word i of a ring of 2n slots into which the indices 0, 1, ..., filled-1 were
-  // enqueued in that order (filled = 0: empty; Head = 2n, Tail = 2n + filled, slots of cycle 0 are
-  // safe and ⊥, filled ones have cycle 1).
-  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t n, uint64_t filled) {
-    if (i == kHead) return 2 * n;
+  // Initial value of word i of a ring of 2n slots into which one thread enqueued the indices 0, 1,
+  // ..., filled-1 in that order and then dequeued the first `taken` of them (filled = 0: empty).
+  // Head = 2n + taken, Tail = 2n + filled; slots of cycle 0 are safe and ⊥, filled ones have
+  // cycle 1, the taken ones ⊥c (CONSUME keeps cycle and safe). Threshold is 3n - 1 once anything
+  // was enqueued: the enqueue sets it and a successful dequeue leaves it (filled = taken > 0 is an
+  // empty ring whose Tail <= Head says so).
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t n, uint64_t filled, uint64_t taken = 0) {
+    if (i == kHead) return 2 * n + taken;
     if (i == kTail) return 2 * n + filled;
     if (i == kThreshold) return filled ? (uint64_t)(3 * n - 1) : (uint64_t)(int64_t)-1;
     if (i < kEntries) return 0;
     const uint64_t j = i - kEntries;
+    if (j < taken) return pack(1, 1, kBotC);
     if (j < filled) return pack(1, 1, j);
     return pack(0, 1, kBot);
   }

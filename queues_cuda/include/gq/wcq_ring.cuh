@@ -157,15 +157,18 @@ struct WcqRing {
       store<mo::seq_cst>(threshold(), (uint64_t)threshold_max());
   }
 
-  // Initial value of word i of a ring of 2m slots holding the indices 0 .. filled-1 (as in
-  // ScqRing::initial_word: Head = 2m, Tail = 2m + filled, filled slots of cycle 1).
-  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t m, uint64_t threads, uint64_t filled) {
-    if (i == kHead) return (2 * m) << kOwnerBits;
+  // Initial value of word i of a ring of 2m slots into which the indices 0 .. filled-1 were
+  // enqueued and the first `taken` of them dequeued again, all on the fast path (as in
+  // ScqRing::initial_word: Head = 2m + taken, Tail = 2m + filled, filled slots of cycle 1, the
+  // taken ones ⊥c with Enq set, as consume leaves them).
+  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t m, uint64_t threads, uint64_t filled, uint64_t taken = 0) {
+    if (i == kHead) return (2 * m + taken) << kOwnerBits;
     if (i == kTail) return (2 * m + filled) << kOwnerBits;
     if (i == kThreshold) return filled ? (uint64_t)(3 * m - 1) : (uint64_t)(int64_t)-1;
     if (i < kEntries) return 0;
     if (i < records_at(m)) {
       const uint64_t j = i - kEntries;
+      if (j < taken) return pack(0, 1, 1, 1, kBotC);
       return j < filled ? pack(0, 1, 1, 1, j) : pack(0, 0, 1, 1, kBot);
     }
     if (i >= installers_at(m, threads)) return 0;  // no slow-path install seen yet

@@ -24,6 +24,7 @@
 // Termination comes from a device counter of finished samples, never from empty queues: an
 // empty queue may only mean that every remaining ray is in another worker's hands.
 #pragma once
+#include <gq/queue_fill.cuh>
 #include <gq/queue_op.cuh>
 #include <gq/queue_select.cuh>
 #include <gq/wave_faa.cuh>
@@ -48,6 +49,25 @@ struct TileGrid {
   // than a block may own none (its workers then only steal). raytrace/render.py's tile_capacity
   // counts the blocks each tile owns this way.
   GQ_HD GQ_INLINE uint32_t tile_of_block(uint32_t block) const { return tile_of(blocks().first_pixel(block)); }
+
+  // So the blocks a tile owns are a rectangle of the block grid: tile (tx, ty) owns the block
+  // columns [first_col(tx), first_col(tx + 1)) and rows [first_row(ty), first_row(ty + 1)), where
+  // first_col(t) is the first column c with 8c * tiles_x / width >= t, c >= t * width / (8 tiles_x).
+  GQ_HD static uint32_t first_of(uint32_t t, uint32_t side, uint32_t tiles, uint32_t step) {
+    return (uint32_t)(((uint64_t)t * side + (uint64_t)step * tiles - 1u) / ((uint64_t)step * tiles));
+  }
+  GQ_HD uint32_t first_col(uint32_t tx) const { return first_of(tx, width, tiles_x, kBlockW); }
+  GQ_HD uint32_t first_row(uint32_t ty) const { return first_of(ty, height, tiles_y, kBlockH); }
+  GQ_HD uint32_t tile_blocks(uint32_t tile) const {
+    const uint32_t tx = tile % tiles_x, ty = tile / tiles_x;
+    return (first_col(tx + 1) - first_col(tx)) * (first_row(ty + 1) - first_row(ty));
+  }
+  // The j-th (from 0) of tile `tile`'s blocks in block order (rows, then columns), j < tile_blocks.
+  GQ_HD uint32_t tile_block(uint32_t tile, uint32_t j) const {
+    const uint32_t tx = tile % tiles_x, ty = tile / tiles_x;
+    const uint32_t c0 = first_col(tx), cols = first_col(tx + 1) - c0;
+    return (first_row(ty) + j / cols) * blocks().across() + c0 + j % cols;
+  }
 };
 
 // One queue per tile, laid out back to back in one word array.
@@ -92,6 +112,25 @@ GQ_HD GQ_INLINE void seed_block(const TileGrid& g, const TileQueues& tq, uint32_
                                 uint32_t user, const gq::ErrorFlag& err) {
   masks[block] = g.blocks().lanes(block);
   tile_enqueue(tq.queue(g.tile_of_block(block)), block | kFreshItem, user, err);
+}
+
+// Whether the tile queues are built holding their primary work (gq/queue_fill.cuh): each tile's
+// blocks, fresh, in block order, as seed_block would enqueue them one by one. Queues that cannot
+// be built filled start empty and every block goes through seed_block. RT_SEED_BY_FILL=0, a
+// measuring aid for tools/gpu_render_probe.py, seeds by enqueues whatever the queue.
+#ifndef RT_SEED_BY_FILL
+#define RT_SEED_BY_FILL 1
+#endif
+constexpr bool kSeedByFill = RT_SEED_BY_FILL && gq::queue_can_fill<gq::Queue>;
+
+// Word w of tile `tile`'s queue built filled, holding the tile's `blocks` (g.tile_blocks(tile),
+// which the caller works out once a tile: the initialisation writes millions of words) in block
+// order. (Run 193: an order that strides through the tile by 0.618 of it, so that the blocks a
+// warp takes together are spread out, slowed cornell's persistent kernel 5 % and spheres100's 3 %.)
+GQ_HD inline uint64_t seeded_word(const TileGrid& g, const TileQueues& tq, uint32_t tile, uint32_t blocks,
+                                  uint64_t w) {
+  auto item = [&](uint64_t j) { return g.tile_block(tile, (uint32_t)j) | kFreshItem; };
+  return gq::queue_filled_word<gq::Queue>(w, tq.capacity, tq.threads, blocks, item);
 }
 
 // RT_QUEUE_ONE_PATH=0, a measuring aid for tools/gpu_render_probe.py: tile_transfer calls the
