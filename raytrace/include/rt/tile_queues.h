@@ -125,8 +125,9 @@ constexpr bool kSeedByFill = RT_SEED_BY_FILL && gq::queue_can_fill<gq::Queue>;
 
 // Word w of tile `tile`'s queue built filled, holding the tile's `blocks` (g.tile_blocks(tile),
 // which the caller works out once a tile: the initialisation writes millions of words) in block
-// order. (Run 193: an order that strides through the tile by 0.618 of it, so that the blocks a
-// warp takes together are spread out, slowed cornell's persistent kernel 5 % and spheres100's 3 %.)
+// order. (Orders that spread the tile's work out lost: a stride through the tile by 0.618 of it
+// slowed cornell's persistent kernel 5 % and spheres100's 3 % (run 193); the same stride over runs
+// of 8, 32 or 120 consecutive blocks slowed cornell's 2-6 % (run 195).)
 GQ_HD inline uint64_t seeded_word(const TileGrid& g, const TileQueues& tq, uint32_t tile, uint32_t blocks,
                                   uint64_t w) {
   auto item = [&](uint64_t j) { return g.tile_block(tile, (uint32_t)j) | kFreshItem; };
