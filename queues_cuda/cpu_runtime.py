@@ -33,8 +33,10 @@ def fill_queue(kind: QueueKind, capacity: int, threads: int, items: np.ndarray) 
     lib = cpu_library(kind.kind_id)
     buf = np.zeros(int(lib.gq_queue_words(capacity, threads)), np.uint64)
     items = np.ascontiguousarray(items, np.uint32)
-    filled = bool(lib.gq_queue_fill(_ptr(buf), capacity, threads, len(items), _ptr(items)))
-    return lib, buf, filled
+    filled = lib.gq_queue_fill(_ptr(buf), capacity, threads, len(items), _ptr(items))
+    if filled < 0:
+        raise ValueError(f"{len(items)} items do not fit a queue of capacity {capacity}")
+    return lib, buf, bool(filled)
 
 
 def fill_skips(lib, capacity: int, threads: int, words: int) -> np.ndarray:

@@ -37,9 +37,10 @@ void gq_queue_init(uint64_t* base, uint64_t n, uint64_t threads) {
 }
 
 // A queue built holding items[0 .. k) (gq/queue_fill.cuh), or built empty where the kind cannot
-// be built filled; returns whether it could. With the two entries below, what
-// tests/queues_cuda/test_queue_fill.py holds the filled state against.
+// be built filled; returns whether it could (-1, nothing written: more items than room). With the
+// two entries below, what tests/queues_cuda/test_queue_fill.py holds the filled state against.
 int gq_queue_fill(uint64_t* base, uint64_t n, uint64_t threads, uint64_t k, const uint32_t* items) {
+  if (k > n) return -1;
   const uint64_t words = Queue::words(n, threads);
   auto item = [&](uint64_t j) { return items[j]; };
   for (uint64_t i = 0; i < words; ++i) base[i] = gq::queue_filled_word<Queue>(i, n, threads, k, item);

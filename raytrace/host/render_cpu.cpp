@@ -103,9 +103,11 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t*
   // the seeding enqueues them. Either way each block's mask is written here.
   for (uint32_t t = 0; t < g.count(); ++t) {
     const uint32_t owned = g.tile_blocks(t);
-    for (uint64_t w = 0; w < stride; ++w)
-      queues[t * stride + w] = rt::kSeedByFill ? rt::seeded_word(g, tq, t, owned, w)
-                                               : rt::TileQueues::initial_word(t * stride + w, stride, capacity, nthreads);
+    for (uint64_t w = 0; w < stride; ++w) {
+      const uint64_t i = t * stride + w;
+      queues[i] = rt::kSeedByFill ? rt::seeded_word(g, tq, t, owned, w)
+                                  : rt::TileQueues::initial_word(i, stride, capacity, nthreads);
+    }
   }
   const uint32_t blocks = g.blocks().count();
   for (uint32_t b = 0; b < blocks; ++b) {

@@ -73,3 +73,8 @@ def test_other_queues_are_built_empty(name):
     _, fresh = make_queue(kind, 16, 4)
     assert not could
     np.testing.assert_array_equal(filled, fresh)
+
+
+def test_more_items_than_room_are_refused():
+    with pytest.raises(ValueError, match="do not fit"):
+        fill_queue(QUEUES["glfq"], 4, 2, _items(5, 3))
