@@ -41,6 +41,8 @@ def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
     lib.rt_queue_words.argtypes = [u64, u64]
     lib.rt_tile_order.restype = u32
     lib.rt_tile_order.argtypes = [u32, u32, u32, u32, p]
+    lib.rt_tile_queue_words.restype = None
+    lib.rt_tile_queue_words.argtypes = [u32, u32, u32, u32, u64, u64, u64, p, p]
     lib.rt_cpu_compaction.restype = u32
     lib.rt_cpu_compaction.argtypes = scene + [p, p, p, u32, p, p]
     lib.rt_cpu_tiles.restype = u32

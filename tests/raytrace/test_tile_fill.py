@@ -33,3 +33,36 @@ def test_tile_order_is_each_tiles_blocks_in_block_order(width, height, tiles):
     assert n == len(want)
     np.testing.assert_array_equal(out, want)
     assert counts.max() <= tile_capacity(RenderOptions(width=width, height=height, spp=1, tiles=tiles))
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("queue", list(QUEUES))
+@pytest.mark.parametrize("width,height,tiles,threads", [(192, 108, (3, 2), 4096), (40, 24, (8, 8), 1024)])
+def test_gpu_tile_queues_are_built_as_on_the_cpu(queue, width, height, tiles, threads):
+    """rt_tiles_init's words (and, where it builds the queues filled, the masks) equal the CPU
+    build's, so the GPU's filled queues are the state the CPU test holds against real enqueues."""
+    import cupy
+
+    from raytrace.build import cuda_module
+
+    kind = QUEUES[queue]
+    mod = cuda_module(kind.kind_id)
+    opts = RenderOptions(width=width, height=height, spp=1, tiles=tiles)
+    capacity, blocks = tile_capacity(opts), screen_blocks(opts)
+    out = cupy.zeros(4, cupy.uint64)
+    mod.get_function("rt_tile_layout")((1,), (1,), (np.uint64(capacity), np.uint64(threads), out))
+    users, stride, _, filled = (int(x) for x in out.get())
+    assert filled == (queue in ("glfq", "gwfq"))
+    words = stride * tiles[0] * tiles[1]
+    got, got_masks = cupy.zeros(words, cupy.uint64), cupy.zeros(blocks, cupy.uint32)
+    u32, u64 = np.uint32, np.uint64
+    mod.get_function("rt_tiles_init")(((min(words, threads) + 255) // 256,), (256,),
+                                      (got, u64(words), u64(stride), u64(capacity), u64(users), u32(width),
+                                       u32(height), u32(tiles[0]), u32(tiles[1]), got_masks))
+    lib = cpu_library(kind.kind_id)
+    assert lib.rt_queue_words(capacity, users) == stride
+    want, want_masks = np.zeros(words, np.uint64), np.zeros(blocks, np.uint32)
+    lib.rt_tile_queue_words(width, height, tiles[0], tiles[1], stride, capacity, users, want.ctypes.data,
+                            want_masks.ctypes.data)
+    np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(got_masks.get(), want_masks)
