@@ -197,8 +197,8 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
         # pool before a worker writes it.
         mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
-                                          (queues, u64(words), u64(stride), u64(capacity), u64(users),
-                                           u32(opts.width), u32(opts.height), u32(tx), u32(ty), masks))
+                                          (queues, u64(stride), u64(capacity), u64(users), u32(opts.width),
+                                           u32(opts.height), u32(tx), u32(ty), masks))
         if phases is not None:
             marks[1].record()
         if not filled:

@@ -28,22 +28,6 @@ void add_counts(uint64_t* counts, const RayCounts& c) {
   gq::fetch_add<gq::mo::relaxed>(counts + 2, c.shadow);
 }
 
-// The tile queues' words, as kernels/render.cu's rt_tiles_init writes them: under rt::kSeedByFill
-// each tile's queue holding its blocks, and every block's lanes in `masks`; otherwise empty queues
-// (and `masks` untouched: the seeding writes them).
-void build_tile_queues(const rt::TileGrid& g, const rt::TileQueues& tq, uint32_t* masks) {
-  for (uint32_t t = 0; t < g.count(); ++t) {
-    const uint32_t owned = g.tile_blocks(t);
-    for (uint64_t w = 0; w < tq.stride; ++w) {
-      const uint64_t i = t * tq.stride + w;
-      tq.base[i] = rt::kSeedByFill ? rt::seeded_word(g, tq, t, owned, w)
-                                   : rt::TileQueues::initial_word(i, tq.stride, tq.capacity, tq.threads);
-    }
-  }
-  if (rt::kSeedByFill)
-    for (uint32_t b = 0; b < g.blocks().count(); ++b) masks[b] = g.blocks().lanes(b);
-}
-
 }  // namespace
 
 extern "C" {
@@ -52,11 +36,12 @@ int rt_abi_version() { return 3; }
 
 uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
 
-// build_tile_queues for `users` queue users into `out` (tiles * stride words) and `masks`
+// rt::build_tile_queues for `users` queue users into `out` (tiles * stride words) and `masks`
 // (tests/raytrace/test_tile_fill.py holds rt_tiles_init's words against these).
 void rt_tile_queue_words(uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y, uint64_t stride,
                          uint64_t capacity, uint64_t users, uint64_t* out, uint32_t* masks) {
-  build_tile_queues(rt::TileGrid{width, height, tiles_x, tiles_y}, rt::TileQueues{out, stride, capacity, users}, masks);
+  rt::build_tile_queues(rt::TileGrid{width, height, tiles_x, tiles_y}, rt::TileQueues{out, stride, capacity, users},
+                        masks, 0, 1);
 }
 
 // Tile t's blocks in the order the filled queues hold them (rt::TileGrid::tile_block), all tiles
@@ -124,7 +109,7 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t*
   // Fresh items: no pool entry is read before a worker writes it (rt::kFreshItem). The queues are
   // built holding their blocks where the kind allows (rt::kSeedByFill), as on the GPU; otherwise
   // the seeding enqueues them and writes their masks.
-  build_tile_queues(g, tq, masks);
+  rt::build_tile_queues(g, tq, masks, 0, 1);
   if (!rt::kSeedByFill)
     for (uint32_t b = 0; b < g.blocks().count(); ++b) rt::seed_block(g, tq, masks, b, b % nthreads, err);
   if (err.raised()) return gq::load<gq::mo::acquire>(err_words);

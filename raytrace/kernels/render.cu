@@ -195,25 +195,13 @@ extern "C" __global__ void rt_tile_layout(uint64_t capacity, uint64_t threads, u
   out[3] = rt::kSeedByFill ? 1u : 0u;
 }
 
-// The tile queues' `words` words: under rt::kSeedByFill each tile's queue holding its blocks, and
-// every block's lanes in `masks` (what rt_tiles_seed would write); otherwise empty queues.
-extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t words, uint64_t stride, uint64_t capacity,
-                                         uint64_t users, uint32_t width, uint32_t height, uint32_t tiles_x,
-                                         uint32_t tiles_y, uint32_t* masks) {
-  const rt::TileGrid g{width, height, tiles_x, tiles_y};
-  const rt::TileQueues tq{base, stride, capacity, users};
-  const uint64_t step = (uint64_t)gridDim.x * blockDim.x;
-  const uint64_t first = (uint64_t)blockIdx.x * blockDim.x + threadIdx.x;
-  if (!rt::kSeedByFill) {
-    for (uint64_t i = first; i < words; i += step) base[i] = rt::TileQueues::initial_word(i, stride, capacity, users);
-    return;
-  }
-  // Tile by tile, so that no word pays a division by the stride.
-  for (uint32_t t = 0; t < g.count(); ++t) {
-    const uint32_t blocks = g.tile_blocks(t);
-    for (uint64_t w = first; w < stride; w += step) base[t * stride + w] = rt::seeded_word(g, tq, t, blocks, w);
-  }
-  for (uint64_t b = first; b < g.blocks().count(); b += step) masks[b] = g.blocks().lanes((uint32_t)b);
+// The tile queues, tiles * stride words (rt::build_tile_queues: filled under rt::kSeedByFill, with
+// the masks; else empty).
+extern "C" __global__ void rt_tiles_init(uint64_t* base, uint64_t stride, uint64_t capacity, uint64_t users,
+                                         uint32_t width, uint32_t height, uint32_t tiles_x, uint32_t tiles_y,
+                                         uint32_t* masks) {
+  rt::build_tile_queues(rt::TileGrid{width, height, tiles_x, tiles_y}, rt::TileQueues{base, stride, capacity, users},
+                        masks, (uint64_t)blockIdx.x * blockDim.x + threadIdx.x, (uint64_t)gridDim.x * blockDim.x);
 }
 
 // Every block's lanes into `masks`, and the block into its tile's queue, fresh (rt::kFreshItem).

@@ -57,8 +57,8 @@ def test_gpu_tile_queues_are_built_as_on_the_cpu(queue, width, height, tiles, th
     got, got_masks = cupy.zeros(words, cupy.uint64), cupy.zeros(blocks, cupy.uint32)
     u32, u64 = np.uint32, np.uint64
     mod.get_function("rt_tiles_init")(((min(words, threads) + 255) // 256,), (256,),
-                                      (got, u64(words), u64(stride), u64(capacity), u64(users), u32(width),
-                                       u32(height), u32(tiles[0]), u32(tiles[1]), got_masks))
+                                      (got, u64(stride), u64(capacity), u64(users), u32(width), u32(height),
+                                       u32(tiles[0]), u32(tiles[1]), got_masks))
     lib = cpu_library(kind.kind_id)
     assert lib.rt_queue_words(capacity, users) == stride
     want, want_masks = np.zeros(words, np.uint64), np.zeros(blocks, np.uint32)

@@ -134,6 +134,24 @@ GQ_HD inline uint64_t seeded_word(const TileGrid& g, const TileQueues& tq, uint3
   return gq::queue_filled_word<gq::Queue>(w, tq.capacity, tq.threads, blocks, item);
 }
 
+// The tile queues' words, by the callers first, first + step, ... (a GPU grid, or one host thread
+// with 0 and 1): under kSeedByFill each tile's queue holding its blocks, and every block's lanes
+// in `masks`; otherwise empty queues (and `masks` untouched: the seeding writes them). Tile by
+// tile, so that no word pays a division by the stride.
+GQ_HD inline void build_tile_queues(const TileGrid& g, const TileQueues& tq, uint32_t* masks, uint64_t first,
+                                    uint64_t step) {
+  for (uint32_t t = 0; t < g.count(); ++t) {
+    const uint32_t blocks = g.tile_blocks(t);
+    for (uint64_t w = first; w < tq.stride; w += step) {
+      const uint64_t i = t * tq.stride + w;
+      tq.base[i] = kSeedByFill ? seeded_word(g, tq, t, blocks, w)
+                               : TileQueues::initial_word(i, tq.stride, tq.capacity, tq.threads);
+    }
+  }
+  if (kSeedByFill)
+    for (uint64_t b = first; b < g.blocks().count(); b += step) masks[b] = g.blocks().lanes((uint32_t)b);
+}
+
 // RT_QUEUE_ONE_PATH=0, a measuring aid for tools/gpu_render_probe.py: tile_transfer calls the
 // queue's try_enqueue or try_dequeue (both inlined) instead of its one transfer path.
 #ifndef RT_QUEUE_ONE_PATH
