@@ -66,9 +66,12 @@ struct Glfq {
 #endif
   }
 
-  GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) {
-    return 2 * ScqRing::words(ring_n(n, threads)) + QuiescenceGuard::words() + (n + 1) / 2;
+  // Where the guard's shards, the pool and the counter rows start (the layout above).
+  GQ_HD static uint64_t guard_at(uint64_t n, uint64_t threads) { return 2 * ScqRing::words(ring_n(n, threads)); }
+  GQ_HD static uint64_t pool_at(uint64_t n, uint64_t threads) {
+    return guard_at(n, threads) + QuiescenceGuard::words();
   }
+  GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) { return pool_at(n, threads) + (n + 1) / 2; }
   GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
     return hot_round_up(stats_at(n, threads) + stat_words(threads));
   }
@@ -84,7 +87,7 @@ struct Glfq {
     Glfq q;
     q.aq = ScqRing{base, m};
     q.fq = ScqRing{base + ring, m};
-    q.guard = QuiescenceGuard{base + 2 * ring};
+    q.guard = QuiescenceGuard{base + 2 * ring};  // guard_at, from the ring size in hand
     q.pool = (uint32_t*)(base + 2 * ring + QuiescenceGuard::words());
     q.stats = base + stats_at(n, threads);
     return q;
@@ -106,12 +109,11 @@ struct Glfq {
     const uint64_t m = ring_n(n, threads), ring = ScqRing::words(m);
     if (i < ring) return ScqRing::initial_word(i, m, k);
     if (i < 2 * ring) return ScqRing::initial_word(i - ring, m, n, k);
-    return pool_word(i - 2 * ring - QuiescenceGuard::words(), n, k, item);
+    return pool_word(i - pool_at(n, threads), n, k, item);
   }
   // The words filled_word leaves as a fresh queue has them: the guard's shards and the counter rows.
   GQ_HD static bool fill_skips(uint64_t i, uint64_t n, uint64_t threads) {
-    const uint64_t guard = 2 * ScqRing::words(ring_n(n, threads));
-    return (i >= guard && i < guard + QuiescenceGuard::words()) || i >= stats_at(n, threads);
+    return (i >= guard_at(n, threads) && i < pool_at(n, threads)) || i >= stats_at(n, threads);
   }
 
   // Both operations are one transfer: take an index from one ring, move the payload through

@@ -43,9 +43,12 @@ struct Gwfq {
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) { return n > threads ? n : threads; }
   GQ_HD static uint64_t ring_words(uint64_t n, uint64_t threads) { return WcqRing::words(ring_n(n, threads), threads); }
-  GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) {
-    return 2 * ring_words(n, threads) + QuiescenceGuard::words() + (n + 1) / 2;
+  // Where the guard's shards, the pool and the counter rows start (the layout above).
+  GQ_HD static uint64_t guard_at(uint64_t n, uint64_t threads) { return 2 * ring_words(n, threads); }
+  GQ_HD static uint64_t pool_at(uint64_t n, uint64_t threads) {
+    return guard_at(n, threads) + QuiescenceGuard::words();
   }
+  GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) { return pool_at(n, threads) + (n + 1) / 2; }
 
   GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
     return hot_round_up(stats_at(n, threads) + stat_words(threads));
@@ -57,7 +60,7 @@ struct Gwfq {
     q.stats = base + stats_at(n, threads);
     q.aq = WcqRing{base, m, threads, q.stats};
     q.fq = WcqRing{base + ring, m, threads, q.stats};
-    q.guard = QuiescenceGuard{base + 2 * ring};
+    q.guard = QuiescenceGuard{base + 2 * ring};  // guard_at, from the ring size in hand
     q.pool = (uint32_t*)(base + 2 * ring + QuiescenceGuard::words());
     return q;
   }
@@ -77,13 +80,13 @@ struct Gwfq {
     const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);
     if (i < ring) return WcqRing::initial_word(i, m, threads, k);
     if (i < 2 * ring) return WcqRing::initial_word(i - ring, m, threads, n, k);
-    return pool_word(i - 2 * ring - QuiescenceGuard::words(), n, k, item);
+    return pool_word(i - pool_at(n, threads), n, k, item);
   }
   // The words filled_word leaves as a fresh queue has them: the guard's shards, the counter rows,
   // and each ring's help cursors (WcqRing::kPrivate of every record).
   GQ_HD static bool fill_skips(uint64_t i, uint64_t n, uint64_t threads) {
-    const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads), guard = 2 * ring;
-    if ((i >= guard && i < guard + QuiescenceGuard::words()) || i >= stats_at(n, threads)) return true;
+    if ((i >= guard_at(n, threads) && i < pool_at(n, threads)) || i >= stats_at(n, threads)) return true;
+    const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);
     const uint64_t r = i % ring;  // i < 2 * ring here
     return r >= WcqRing::records_at(m) && r < WcqRing::installers_at(m, threads) &&
            (r - WcqRing::records_at(m)) % WcqRing::kRecordWords == WcqRing::kPrivate;
