@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -176,13 +177,42 @@ def compile_sm90(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path =
 def compile_source_sm90(source: str, name: str, flags: tuple[str, ...], arch: str = "sm_90") -> tuple[str, int]:
     """compile_sm90 for kernel text that is not a file of the package (a measuring aid's kernel,
     tools/gpu_hot_line_probe.py); `flags` are complete, includes and defines too."""
+    compiler, size, _ = _compile(source, name, flags, arch)
+    return compiler, size
+
+
+def kernel_resources(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path = KERNEL_DIR / "queue_check.cu",
+                     arch: str = "sm_90", include_dirs: tuple[Path, ...] = (INCLUDE_DIR,),
+                     flags: tuple[str, ...] = NVRTC_FLAGS) -> dict[str, dict[str, int]]:
+    """What ptxas gave each kernel of a file when compiled as compile_sm90 does: registers a thread
+    and bytes of stack frame, spill stores and spill loads, by entry name. No GPU needed."""
+    flags = tuple(flags) + (*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines))
+    _, _, log = _compile(kernel_source(path, include_dirs), path.name, flags, arch, verbose=True)
+    found: dict[str, dict[str, int]] = {}
+    entry = None
+    for line in log.splitlines():
+        if m := re.search(r"Compiling entry function '(\w+)'", line):
+            entry = found.setdefault(m.group(1), {})
+        elif entry is not None and (m := re.search(r"(\d+) bytes stack frame, (\d+) bytes spill stores, "
+                                                   r"(\d+) bytes spill loads", line)):
+            entry.update(stack=int(m.group(1)), spill_stores=int(m.group(2)), spill_loads=int(m.group(3)))
+        elif entry is not None and (m := re.search(r"Used (\d+) registers", line)):
+            entry["registers"] = int(m.group(1))
+    return found
+
+
+def _compile(source: str, name: str, flags: tuple[str, ...], arch: str, verbose: bool = False) -> tuple[str, int, str]:
+    """(compiler, cubin size, log): NVRTC from cuda-bindings first, then nvcc. `verbose` asks ptxas
+    for each kernel's registers and spills, in the log."""
     flags = list(flags)
     try:
         from cuda.bindings import nvrtc
     except ImportError:
         nvrtc = None
     if nvrtc is not None:
-        return "nvrtc", _nvrtc_cubin(nvrtc, source, name, flags + [f"--gpu-architecture={arch}"])
+        extra = ["--ptxas-options=-v"] if verbose else []
+        size, log = _nvrtc_cubin(nvrtc, source, name, flags + [f"--gpu-architecture={arch}"] + extra)
+        return "nvrtc", size, log
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         raise GQError("no CUDA compiler for the compile check: pip install 'gpu-queues[compile]' "
@@ -190,14 +220,15 @@ def compile_source_sm90(source: str, name: str, flags: tuple[str, ...], arch: st
     with tempfile.TemporaryDirectory() as tmp:
         src, out = Path(tmp) / name, Path(tmp) / "out.cubin"
         src.write_text(source)
-        done = subprocess.run([nvcc, "--cubin", f"-arch={arch}", *flags, str(src), "-o", str(out)],
+        extra = ["-Xptxas", "-v"] if verbose else []
+        done = subprocess.run([nvcc, "--cubin", f"-arch={arch}", *flags, *extra, str(src), "-o", str(out)],
                               capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"nvcc failed on {name} for {arch}:\n{done.stderr}")
-        return "nvcc", out.stat().st_size
+        return "nvcc", out.stat().st_size, done.stderr
 
 
-def _nvrtc_cubin(nvrtc, source: str, name: str, flags: list[str]) -> int:
+def _nvrtc_cubin(nvrtc, source: str, name: str, flags: list[str]) -> tuple[int, str]:
     def ok(result):
         err = result[0]
         if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
@@ -205,15 +236,19 @@ def _nvrtc_cubin(nvrtc, source: str, name: str, flags: list[str]) -> int:
         return result[1:]
 
     (prog,) = ok(nvrtc.nvrtcCreateProgram(source.encode(), name.encode(), 0, [], []))
+
+    def program_log() -> str:
+        (size,) = ok(nvrtc.nvrtcGetProgramLogSize(prog))
+        log = b" " * size
+        ok(nvrtc.nvrtcGetProgramLog(prog, log))
+        return log.decode(errors="replace")
+
     try:
         opts = [f.encode() for f in flags]
         (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
         if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
-            (size,) = ok(nvrtc.nvrtcGetProgramLogSize(prog))
-            log = b" " * size
-            ok(nvrtc.nvrtcGetProgramLog(prog, log))
-            raise RuntimeError(f"NVRTC failed on {name}:\n{log.decode(errors='replace')}")
+            raise RuntimeError(f"NVRTC failed on {name}:\n{program_log()}")
         (size,) = ok(nvrtc.nvrtcGetCUBINSize(prog))
-        return int(size)
+        return int(size), program_log()
     finally:
         nvrtc.nvrtcDestroyProgram(prog)

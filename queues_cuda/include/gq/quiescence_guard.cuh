@@ -63,9 +63,12 @@ struct QuiescenceGuard {
     if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(word, kExit * popcount(mask));
   }
 
-  // Sum of all shard words, and whether any operation was inside.
+  // Sum of all shard words, and whether any operation was inside. The loop stays rolled: its loads
+  // are fenced one by one anyway, and unrolled, its 64 copies held values in so many registers that
+  // the queues spilled (see confirm_full).
   GQ_HD uint64_t collect(bool& any_active) const {
     uint64_t sum = 0;
+#pragma unroll 1
     for (uint64_t s = 0; s < kShards; ++s) {
       const uint64_t w = load<mo::seq_cst>(base + s * kLine);
       any_active |= (uint32_t)w != 0u;
