@@ -64,8 +64,9 @@ struct QuiescenceGuard {
   }
 
   // Sum of all shard words, and whether any operation was inside. The loop stays rolled: its loads
-  // are fenced one by one anyway, and unrolled, its 64 copies held values in so many registers that
-  // the queues spilled (see confirm_full).
+  // are fenced one by one anyway, and unrolled, its 64 copies took every kernel that inlines a queue
+  // operation to far more registers (G-LFQ's benchmark kernel 182 against 66; on the H200 G-WFQ's
+  // 75 % split 36 -> 50 % of balanced at 2^16 threads rolled, run 204). test_register_budget.py.
   GQ_HD uint64_t collect(bool& any_active) const {
     uint64_t sum = 0;
 #pragma unroll 1
