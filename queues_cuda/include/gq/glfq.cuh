@@ -45,6 +45,12 @@
 #endif
 #endif
 
+// How much of fq must have looked free at a warp's last claim on it for its next enqueue to skip
+// fq's relaxed hint: 1 / GQ_GLFQ_PLENTY_SHARE of the ring (Glfq::operate says why).
+#ifndef GQ_GLFQ_PLENTY_SHARE
+#define GQ_GLFQ_PLENTY_SHARE 16
+#endif
+
 namespace gq {
 
 struct Glfq {
@@ -55,6 +61,12 @@ struct Glfq {
   QuiescenceGuard guard;
   uint32_t* pool;
   uint64_t* stats;
+#if GQ_DEVICE_BUILD
+  // Whether this thread's last claim on fq saw plenty free (operate). Every GPU thread holds its
+  // own copy of the view; on the host one view serves all threads, so the host keeps no such state
+  // and always makes the hint.
+  mutable bool fq_plenty = false;
+#endif
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) {
 #if defined(GQ_FAULT_SEED_RING)
@@ -134,16 +146,31 @@ struct Glfq {
   // nothing written. That answer moves no index, so it would not need the guard; it takes it
   // because a test in front of the guard reads aq's hottest lines once more on every dequeue. On
   // the H200 (runs 128-129, 2^18 threads) dropping that test took G-LFQ's balanced kernel from 11.0
-  // to 14.0 G ops/s and its 50 % split from 9.2 to 12.2. The test in front of fq's dequeue stays:
-  // dropping that one as well gained nothing balanced and halved the 50 % split at 4,096 threads
-  // (0.50 -> 0.26 G ops/s).
+  // to 14.0 G ops/s and its 50 % split from 9.2 to 12.2. The test in front of fq's dequeue stays
+  // where fq may run dry: dropping it altogether gave the balanced kernel 15.3 -> 17.6 G ops/s at
+  // 2^18 threads but halved the 50 % split at every size (run 212; runs 128-129 and 166-191 saw the
+  // same), with no FULL answer in it. So an enqueue skips it only while its warp's last claim on
+  // fq saw at least a GQ_GLFQ_PLENTY_SHARE-th of the ring free (the claim's own relaxed reading,
+  // wave_claim's `plenty`): then a hint could only say "not empty". Run 213: balanced 15.6 ->
+  // 17.8 G at 2^18, the 50 % split 2-9 % faster at every size, the other splits unchanged; the
+  // queue BFS 2-6 % slower, not explained. The hint is a performance device only (ScqRing::
+  // looks_empty): skipping it sends the dequeue down the ticketed path, correct whatever the ring
+  // holds.
   GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);  // retries and quiescence waits under contention, not one partner
     const StatRow stat{stats, tid};
     const ScqRing from = enqueue ? fq : aq, to = enqueue ? aq : fq;
     for (;;) {
       guard.enter(tid);
+#if GQ_DEVICE_BUILD
+      bool plenty = false;
+      const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty,
+                                      (int64_t)((fq.n + GQ_GLFQ_PLENTY_SHARE - 1) / GQ_GLFQ_PLENTY_SHARE),
+                                      enqueue ? &plenty : nullptr);
+      if (enqueue) fq_plenty = plenty;
+#else
       const uint32_t i = from.dequeue(err, stat, enqueue);
+#endif
       if (i != ScqRing::kEmpty) {
         // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i; a
         // dequeue's load is ordered after aq's seq_cst CONSUME.

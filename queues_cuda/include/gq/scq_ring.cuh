@@ -171,17 +171,20 @@ struct ScqRing {
   // Dequeue an index, or kEmpty. Linearizes at CONSUME (success) or at the empty observation
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   // The relaxed hint first (unless `hint` is false: then this is dequeue_ticketed), then the
-  // claim; the planted-fault builds' Threshold test is dequeue_ticketed's own.
-  GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}, bool hint = true) const {
+  // claim; the planted-fault builds' Threshold test is dequeue_ticketed's own. `plenty_at` and
+  // `plenty` as in wave_claim (`*plenty` left alone when no claim was made).
+  GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}, bool hint = true, int64_t plenty_at = 0,
+                         bool* plenty = nullptr) const {
     if constexpr (kTicketlessEmpty) {
       if (hint && looks_empty() && observed_empty()) return kEmpty;
     }
-    return dequeue_ticketed(err, stat);
+    return dequeue_ticketed(err, stat, plenty_at, plenty);
   }
 
   // sCQ's ticketed path without the hint in front: its claim's reads of Head and Tail are the
   // empty test (Glfq::operate says when that pays).
-  GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}) const {
+  GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}, int64_t plenty_at = 0,
+                                  bool* plenty = nullptr) const {
     // The planted-fault builds keep the seed's dequeue, which answers EMPTY from a spent Threshold
     // before it takes a ticket.
     if constexpr (!kTicketlessEmpty) {
@@ -197,7 +200,7 @@ struct ScqRing {
         // tickets it saw), so it tries again without the fenced test's three loads of the ring's
         // hottest lines. (On its own this moved seed 001's splits by under a fifth either way on
         // the H200, run 174; it keeps a swarm of losers off those lines.)
-        const Claim got = wave_claim<mo::seq_cst>(head(), tail(), h);
+        const Claim got = wave_claim<mo::seq_cst>(head(), tail(), h, 1, plenty_at, plenty);
         if (got != kClaimed) {
           if (got == kClaimNone && observed_empty()) return kEmpty;
           stat.add(kStatRetries);

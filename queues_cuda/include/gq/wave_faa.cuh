@@ -63,17 +63,21 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
 //   kClaimNone  nothing was ahead, or fewer tickets than lanes and this lane ranked past them.
 // A claim moves Head by exactly the tickets it hands out, as a fetch-add would, so the rings'
 // arguments (one holder per ticket, Head only grows) are untouched. `unit` as in wave_faa; the
-// counters are word / unit.
+// counters are word / unit. `plenty`, when given, is set in every lane to whether the leader saw at
+// least `plenty_at` tickets ahead (relaxed readings, a hint; false when its CAS lost), at no cost
+// beyond a bit of the broadcast.
 enum Claim : uint32_t { kClaimed = 0, kClaimLost = 1, kClaimNone = 2 };
 
 template <mo O = mo::seq_cst>
-GQ_HD GQ_INLINE Claim wave_claim(uint64_t* counter, const uint64_t* bound, uint64_t& ticket_word, uint64_t unit = 1) {
+GQ_HD GQ_INLINE Claim wave_claim(uint64_t* counter, const uint64_t* bound, uint64_t& ticket_word, uint64_t unit = 1,
+                                 int64_t plenty_at = 0, bool* plenty = nullptr) {
   const uint32_t mask = peers(active_mask(), counter);
   const uint32_t lane = lane_id();
   const uint32_t leader = first_lane(mask);
   const uint32_t count = popcount(mask);
-  // granted: tickets handed out, or kLost (the leader's CAS lost), broadcast in one shuffle.
-  constexpr uint64_t kLost = ~0ull;
+  // granted: tickets handed out, or kLost (the leader's CAS lost), broadcast in one shuffle, with
+  // kPlenty set when `plenty` asks and the leader saw at least plenty_at ahead.
+  constexpr uint64_t kLost = ~0ull, kPlenty = 1ull << 62;
   uint64_t base = 0, granted = 0;
   if (lane == leader) {
     const uint64_t word = load<mo::relaxed>(counter);
@@ -89,6 +93,7 @@ GQ_HD GQ_INLINE Claim wave_claim(uint64_t* counter, const uint64_t* bound, uint6
         granted = kLost;
       }
     }
+    if (plenty && granted != kLost && ahead >= plenty_at) granted |= kPlenty;
   }
 #if defined(GQ_FAULT_NO_BROADCAST)
   // The planted fault of wave_faa, here too: without it the fault reaches only enqueue tickets,
@@ -100,6 +105,10 @@ GQ_HD GQ_INLINE Claim wave_claim(uint64_t* counter, const uint64_t* bound, uint6
   base = shuffle(mask, base, leader);
   granted = shuffle(mask, granted, leader);
 #endif
+  if (plenty) {
+    *plenty = granted != kLost && (granted & kPlenty) != 0;
+    if (granted != kLost) granted &= ~kPlenty;
+  }
   sync_lanes(mask);  // as in wave_faa: each lane's accesses follow the claim that gave its ticket
   const uint32_t rank = popcount(mask & lanes_below(lane));
   ticket_word = base + (uint64_t)rank * unit;
