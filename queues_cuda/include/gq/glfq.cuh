@@ -138,7 +138,8 @@ struct Glfq {
   // enqueuing and dequeuing lanes run the same instructions side by side.
   //
   // The two directions differ in three places only: fq's dequeue keeps the relaxed empty hint in
-  // front and aq's does not (see below); the payload is stored or loaded; and an enqueue that finds
+  // front (on the GPU, unless fq looked plentiful at the warp's last claim) and aq's does not (see
+  // below); the payload is stored or loaded; and an enqueue that finds
   // fq empty must confirm FULL, where a dequeue that finds aq empty just answers EMPTY.
   //
   // No relaxed hint in front of aq's claim: ScqRing::dequeue_ticketed reads Head and Tail anyway,
