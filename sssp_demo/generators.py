@@ -450,7 +450,9 @@ def delaunay(n: int, seed: int) -> sp.csr_matrix:
     seed = _seed_arg(func, seed)
     rng = np.random.default_rng(seed)
     points = rng.random((n, 2))
-    tri = Delaunay(points).simplices.astype(np.int64)
+    # Three points are one triangle; Qhull in scipy 1.17 refuses them ("need 4" for its initial
+    # simplex), where earlier versions returned that triangle.
+    tri = np.array([[0, 1, 2]], np.int64) if n == 3 else Delaunay(points).simplices.astype(np.int64)
     a = np.concatenate([tri[:, 0], tri[:, 1], tri[:, 2]])
     b = np.concatenate([tri[:, 1], tri[:, 2], tri[:, 0]])
     key = _sorted_unique(np.minimum(a, b) * n + np.maximum(a, b))  # each side once (it has 2 triangles)
