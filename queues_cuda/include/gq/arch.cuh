@@ -45,7 +45,18 @@ typedef unsigned char uint8_t;
 
 namespace gq {
 
-// Memory orders of the C++ model. seq_cst is spelt as a full fence plus acq_rel on the GPU.
+// Memory orders of the C++ model. On the GPU seq_cst is spelt as CUDA's atomics ABI spells it
+// (the PTX writer's guide, "Atomics Application Binary Interface", proven in Lustig et al., "A
+// Formal Analysis of the NVIDIA PTX Memory Consistency Model"): fence.sc, then ld.acquire for a
+// load, st.relaxed for a store, atom.acquire for a read-modify-write. The fence makes the access
+// that follows it a release pattern already. Stores and read-modify-writes used to be st.release
+// and atom.acq_rel after the fence, for which ptxas emits a second fence (MEMBAR.ALL.GPU) right
+// behind fence.sc's MEMBAR.SC.GPU. On the H200 that second fence cost about 200 ns a step with one
+// warp and 450 ns with 64 warps an SM making such chains (tools/gpu_chain_probe.py, run 216: a
+// fenced fetch-add 611 and 1,161 ns a step, a fenced load 410 and 706, a relaxed fetch-add 218 and
+// 245), and the queues make about ten such steps an operation. Dropping it (run 217): G-LFQ 15-33 %
+// faster at every size and kernel of the benchmark (balanced at 2^18 threads 18.1 -> 20.8 G ops/s),
+// G-WFQ 6-28 %, the queue BFS on road-2M 12-15 %.
 enum class mo { relaxed, acquire, release, acq_rel, seq_cst };
 
 // ---------------------------------------------------------------------------------------------
@@ -150,27 +161,28 @@ template <mo O = mo::acquire> GQ_DEV GQ_INLINE uint32_t load(const uint32_t* p) 
 }
 template <mo O = mo::release> GQ_DEV GQ_INLINE void store(uint64_t* p, uint64_t v) {
   fence_before<O>();
-  if constexpr (O == mo::relaxed)
+  if constexpr (O == mo::relaxed || O == mo::seq_cst)  // seq_cst: the fence, then a relaxed store (above)
     asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
   else
     asm volatile("st.release.gpu.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 template <mo O = mo::release> GQ_DEV GQ_INLINE void store(uint32_t* p, uint32_t v) {
   fence_before<O>();
-  if constexpr (O == mo::relaxed)
+  if constexpr (O == mo::relaxed || O == mo::seq_cst)
     asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else
     asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
-// Read-modify-writes: one macro per width stamps out the five orders of one PTX atom op.
+// Read-modify-writes: one macro per width stamps out the five orders of one PTX atom op. seq_cst
+// is the fence, then an acquire RMW (the mapping above).
 #define GQ_ATOM64(NAME, OP)                                                                     \
   template <mo O = mo::acq_rel> GQ_DEV GQ_INLINE uint64_t NAME(uint64_t* p, uint64_t v) {       \
     uint64_t r;                                                                                 \
     fence_before<O>();                                                                          \
     if constexpr (O == mo::relaxed)                                                             \
       asm volatile("atom.relaxed.gpu." OP " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); \
-    else if constexpr (O == mo::acquire)                                                        \
+    else if constexpr (O == mo::acquire || O == mo::seq_cst)                                    \
       asm volatile("atom.acquire.gpu." OP " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); \
     else if constexpr (O == mo::release)                                                        \
       asm volatile("atom.release.gpu." OP " %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory"); \
@@ -184,7 +196,7 @@ template <mo O = mo::release> GQ_DEV GQ_INLINE void store(uint32_t* p, uint32_t 
     fence_before<O>();                                                                          \
     if constexpr (O == mo::relaxed)                                                             \
       asm volatile("atom.relaxed.gpu." OP " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); \
-    else if constexpr (O == mo::acquire)                                                        \
+    else if constexpr (O == mo::acquire || O == mo::seq_cst)                                    \
       asm volatile("atom.acquire.gpu." OP " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); \
     else if constexpr (O == mo::release)                                                        \
       asm volatile("atom.release.gpu." OP " %0, [%1], %2;" : "=r"(r) : "l"(p), "r"(v) : "memory"); \
@@ -206,7 +218,7 @@ template <mo O = mo::acq_rel> GQ_DEV GQ_INLINE uint64_t cas(uint64_t* p, uint64_
   fence_before<O>();
   if constexpr (O == mo::relaxed)
     asm volatile("atom.relaxed.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
-  else if constexpr (O == mo::acquire)
+  else if constexpr (O == mo::acquire || O == mo::seq_cst)
     asm volatile("atom.acquire.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
   else if constexpr (O == mo::release)
     asm volatile("atom.release.gpu.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(p), "l"(expected), "l"(desired) : "memory");
@@ -219,7 +231,7 @@ template <mo O = mo::acq_rel> GQ_DEV GQ_INLINE uint32_t cas(uint32_t* p, uint32_
   fence_before<O>();
   if constexpr (O == mo::relaxed)
     asm volatile("atom.relaxed.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
-  else if constexpr (O == mo::acquire)
+  else if constexpr (O == mo::acquire || O == mo::seq_cst)
     asm volatile("atom.acquire.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
   else if constexpr (O == mo::release)
     asm volatile("atom.release.gpu.cas.b32 %0, [%1], %2, %3;" : "=r"(r) : "l"(p), "r"(expected), "r"(desired) : "memory");
