@@ -25,15 +25,17 @@
 // ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a store-then-load
 // pattern on two locations, which only sequential consistency orders. The two exceptions save a
 // fence each (arch.cuh: a fence is most of a step's cost): the first read of a slot after a claim
-// is acquire, and CONSUME is relaxed. That read decides nothing it does not check: a CAS on the
-// slot compares against what is really there and returns it to decide again, and the only word
-// it can act on without a CAS, an index of its own ticket's cycle, no one but the ticket's holder
-// can change once it is there. Acquire is what carries an installer's payload to the dequeuer
+// is acquire, and CONSUME is relaxed. That read decides nothing for good: a CAS on the slot
+// compares against what is really there and returns it to decide again; an enqueuer that reads
+// the slot as unusable only draws another ticket, as it does for a burnt slot; and the one word a
+// dequeuer takes without a CAS, an index of its own ticket's cycle, no one but the ticket's
+// holder can change once it is there. Acquire is what carries an installer's payload to the dequeuer
 // (its install is a release: the fence in front of it). CONSUME needs no order of its own: until
 // it is seen, a later lap's enqueuer only finds the slot still taken and draws another ticket, and
 // whatever follows it in the queue (the index given back to the other ring, the guard's exit)
-// starts with a fence. On the H200 (run 220) G-LFQ gained 12-22 % below 2^18 threads and 3-15 %
-// at 2^18, the queue BFS on road-2M 12 %.
+// starts with a fence. On the H200 (run 220) G-LFQ's balanced kernel gained 12-22 % below 2^18
+// threads and 3.5 % at 2^18, its 25 % and 75 % splits 14-21 % at every size, and the queue BFS on
+// road-2M 12 %.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
