@@ -5,9 +5,9 @@ for issues 3 and 6):
     python3 tools/gpu_chain_probe.py [OUT.json]
 
 A queue operation is a chain: every step waits for the one before (a slot is read at the ticket a
-fetch-add returned; a CAS installs what that read decided), and every step of the queues is
-seq_cst, spelt as a full fence and an acquire-release access (gq/arch.cuh), so even a step whose
-result nobody reads (the guard's exit, a CONSUME) is waited for by the next step's fence. Lane 0
+fetch-add returned; a CAS installs what that read decided), and most steps of the queues are
+seq_cst, a full fence and then the access (gq/arch.cuh), so even a step whose result nobody reads
+(the guard's exit) is waited for by the next step's fence. Lane 0
 of each warp walks a chain of STEPS accesses over 8 words 4 KB apart; each access's address
 depends on what the one before returned (the words hold 0 and stay 0: loads read 0, adds add 0),
 except in `fenced RMW, unused`, where only the fences chain the steps. Kinds:

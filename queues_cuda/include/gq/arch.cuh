@@ -54,7 +54,7 @@ namespace gq {
 // behind fence.sc's MEMBAR.SC.GPU. On the H200 that second fence cost about 200 ns a step with one
 // warp and 450 ns with 64 warps an SM making such chains (tools/gpu_chain_probe.py, run 216: a
 // fenced fetch-add 611 and 1,161 ns a step, a fenced load 410 and 706, a relaxed fetch-add 218 and
-// 245), and the queues make about ten such steps an operation. Dropping it (run 217): G-LFQ 15-33 %
+// 245), and a queue operation made about nine such steps. Dropping it (run 217): G-LFQ 15-33 %
 // faster at every size and kernel of the benchmark (balanced at 2^18 threads 18.1 -> 20.8 G ops/s),
 // G-WFQ 6-28 %, the queue BFS on road-2M 12-15 %.
 enum class mo { relaxed, acquire, release, acq_rel, seq_cst };
