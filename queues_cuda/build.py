@@ -201,6 +201,24 @@ def kernel_resources(kind_id: int, extra_defines: tuple[str, ...] = (), path: Pa
     return found
 
 
+def kernel_ptx(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path = KERNEL_DIR / "queue_check.cu",
+               arch: str = "compute_90", include_dirs: tuple[Path, ...] = (INCLUDE_DIR,),
+               flags: tuple[str, ...] = NVRTC_FLAGS) -> str:
+    """The PTX of a kernel file, compiled as compile_sm90 does (NVRTC from cuda-bindings first, then
+    nvcc). No GPU needed; for tests that hold the emitted memory instructions to a rule."""
+    flags = list(flags) + [*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines)]
+    source = kernel_source(path, include_dirs)
+    try:
+        from cuda.bindings import nvrtc
+    except ImportError:
+        nvrtc = None
+    if nvrtc is not None:
+        return _nvrtc_output(nvrtc, source, path.name, flags + [f"--gpu-architecture={arch}"], ptx=True)[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        out = _nvcc(source, path.name, ["--ptx", f"-arch={arch}", *flags], Path(tmp), "out.ptx")[0]
+        return out.read_text()
+
+
 def _compile(source: str, name: str, flags: tuple[str, ...], arch: str, verbose: bool = False) -> tuple[str, int, str]:
     """(compiler, cubin size, log): NVRTC from cuda-bindings first, then nvcc. `verbose` asks ptxas
     for each kernel's registers and spills, in the log."""
@@ -211,24 +229,31 @@ def _compile(source: str, name: str, flags: tuple[str, ...], arch: str, verbose:
         nvrtc = None
     if nvrtc is not None:
         extra = ["--ptxas-options=-v"] if verbose else []
-        size, log = _nvrtc_cubin(nvrtc, source, name, flags + [f"--gpu-architecture={arch}"] + extra)
+        size, log = _nvrtc_output(nvrtc, source, name, flags + [f"--gpu-architecture={arch}"] + extra)
         return "nvrtc", size, log
+    with tempfile.TemporaryDirectory() as tmp:
+        extra = ["-Xptxas", "-v"] if verbose else []
+        out, log = _nvcc(source, name, ["--cubin", f"-arch={arch}", *flags, *extra], Path(tmp), "out.cubin")
+        return "nvcc", out.stat().st_size, log
+
+
+def _nvcc(source: str, name: str, args: list[str], tmp: Path, out_name: str) -> tuple[Path, str]:
+    """nvcc `args` on `source` (written to `tmp`/`name`) into `tmp`/`out_name`: (that path, nvcc's
+    stderr, where ptxas writes its -v report)."""
     nvcc = shutil.which("nvcc")
     if nvcc is None:
         raise GQError("no CUDA compiler for the compile check: pip install 'gpu-queues[compile]' "
                       "(cuda-bindings + nvidia-cuda-nvrtc) or install the CUDA toolkit")
-    with tempfile.TemporaryDirectory() as tmp:
-        src, out = Path(tmp) / name, Path(tmp) / "out.cubin"
-        src.write_text(source)
-        extra = ["-Xptxas", "-v"] if verbose else []
-        done = subprocess.run([nvcc, "--cubin", f"-arch={arch}", *flags, *extra, str(src), "-o", str(out)],
-                              capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise RuntimeError(f"nvcc failed on {name} for {arch}:\n{done.stderr}")
-        return "nvcc", out.stat().st_size, done.stderr
+    src, out = tmp / name, tmp / out_name
+    src.write_text(source)
+    done = subprocess.run([nvcc, *args, str(src), "-o", str(out)], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"nvcc failed on {name} ({' '.join(args[:2])}):\n{done.stderr}")
+    return out, done.stderr
 
 
-def _nvrtc_cubin(nvrtc, source: str, name: str, flags: list[str]) -> tuple[int, str]:
+def _nvrtc_output(nvrtc, source: str, name: str, flags: list[str], ptx: bool = False) -> tuple[int | str, str]:
+    """(the cubin's size in bytes, or with `ptx` the PTX text; the program log)."""
     def ok(result):
         err = result[0]
         if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
@@ -248,6 +273,11 @@ def _nvrtc_cubin(nvrtc, source: str, name: str, flags: list[str]) -> tuple[int, 
         (err,) = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
         if err != nvrtc.nvrtcResult.NVRTC_SUCCESS:
             raise RuntimeError(f"NVRTC failed on {name}:\n{program_log()}")
+        if ptx:
+            (size,) = ok(nvrtc.nvrtcGetPTXSize(prog))
+            text = b" " * size
+            ok(nvrtc.nvrtcGetPTX(prog, text))
+            return text.rstrip(b"\0 ").decode(), program_log()
         (size,) = ok(nvrtc.nvrtcGetCUBINSize(prog))
         return int(size), program_log()
     finally:
