@@ -80,9 +80,6 @@ struct TileQueues {
   GQ_HD GQ_INLINE gq::Queue queue(uint32_t tile) const {
     return gq::Queue::view(base + (uint64_t)tile * stride, capacity, threads);
   }
-  GQ_HD static uint64_t initial_word(uint64_t i, uint64_t stride, uint64_t capacity, uint64_t threads) {
-    return gq::Queue::initial_word(i % stride, capacity, threads);
-  }
 };
 
 // Enqueue, retrying a transient refusal (SFQ's non-waiting enqueue can refuse while a slow
@@ -143,9 +140,8 @@ GQ_HD inline void build_tile_queues(const TileGrid& g, const TileQueues& tq, uin
   for (uint32_t t = 0; t < g.count(); ++t) {
     const uint32_t blocks = g.tile_blocks(t);
     for (uint64_t w = first; w < tq.stride; w += step) {
-      const uint64_t i = t * tq.stride + w;
-      tq.base[i] = kSeedByFill ? seeded_word(g, tq, t, blocks, w)
-                               : TileQueues::initial_word(i, tq.stride, tq.capacity, tq.threads);
+      tq.base[t * tq.stride + w] = kSeedByFill ? seeded_word(g, tq, t, blocks, w)
+                                               : gq::Queue::initial_word(w, tq.capacity, tq.threads);
     }
   }
   if (kSeedByFill)
