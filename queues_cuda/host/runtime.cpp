@@ -17,14 +17,6 @@ using gq::Queue;
 
 using gq::run_host_threads;
 
-template <class Q>
-static int fill_skips(uint64_t n, uint64_t threads, uint64_t i) {
-  if constexpr (gq::queue_can_fill<Q>)
-    return Q::fill_skips(i, n, threads) ? 1 : 0;
-  else
-    return 0;
-}
-
 extern "C" {
 
 int gq_abi_version() { return 1; }
@@ -48,7 +40,9 @@ int gq_queue_fill(uint64_t* base, uint64_t n, uint64_t threads, uint64_t k, cons
 }
 
 // Whether word i is one a filled build leaves as a fresh queue has it (Glfq::fill_skips).
-int gq_queue_fill_skips(uint64_t n, uint64_t threads, uint64_t i) { return fill_skips<Queue>(n, threads, i); }
+int gq_queue_fill_skips(uint64_t n, uint64_t threads, uint64_t i) {
+  return gq::queue_fill_skips<Queue>(i, n, threads) ? 1 : 0;
+}
 
 // One thread (queue user 0) makes ops[j] in order: 1 enqueues values[j], 0 dequeues into values[j];
 // ok[j] = whether it succeeded. Returns the error flag's code.

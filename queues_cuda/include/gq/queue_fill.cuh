@@ -53,4 +53,14 @@ GQ_HD uint64_t queue_filled_word(uint64_t i, uint64_t n, uint64_t threads, uint6
     return Q::initial_word(i, n, threads);
 }
 
+// Whether word i is one Q's filled build leaves as a fresh queue has it (Q::fill_skips; none where
+// Q cannot be built filled).
+template <class Q>
+GQ_HD bool queue_fill_skips(uint64_t i, uint64_t n, uint64_t threads) {
+  if constexpr (queue_can_fill<Q>)
+    return Q::fill_skips(i, n, threads);
+  else
+    return false;
+}
+
 }  // namespace gq
