@@ -173,8 +173,9 @@ struct Glfq {
       const uint32_t i = from.dequeue(err, stat, enqueue);
 #endif
       if (i != ScqRing::kEmpty) {
-        // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i; a
-        // dequeue's load is ordered after aq's seq_cst CONSUME.
+        // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i,
+        // and reaches it through the acquire read of the slot that finds i; a dequeue's load is
+        // ordered before i goes back to fq by the fence of fq's installing CAS.
         if (enqueue)
           store<mo::relaxed>(pool + i, *value);
         else

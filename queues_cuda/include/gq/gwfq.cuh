@@ -111,8 +111,8 @@ struct Gwfq {
       guard.enter(tid);
       const uint32_t i = from.dequeue(tid, err, enqueue);  // aq's hint was the test above
       if (i != WcqRing::kEmpty) {
-        // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i; a
-        // dequeue's load is ordered after aq's seq_cst CONSUME.
+        // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
+        // the acquire read of the slot that finds i; the load is done before fq's install.
         if (enqueue)
           store<mo::relaxed>(pool + i, *value);
         else

@@ -50,10 +50,22 @@ struct QuiescenceGuard {
   // barriers a lane could touch a ring while its shard still reads "nobody inside".
   // Only lanes on the same shard word aggregate (peers): lanes of one warp may be inside
   // different queues, or hold tids of different shards.
+  //
+  // The entry is a relaxed fetch-add; the exit stays seq_cst. What the FULL argument needs of an
+  // entry is that a collector that misses it also misses every ring write the operation makes
+  // after it. Every such write (a claim, a ticket, a slot CAS) comes after a seq_cst access of the
+  // queue's own, whose fence.sc (arch.cuh) stands between the entry and it, in the leader or,
+  // through sync_lanes, in the lane that writes. So with fences F (the operation's) and C (before
+  // the collector's second collect): if F precedes C in the fences' order, the second collect sees
+  // the entry; if C precedes F, every write past F comes after the collector's observation of fq,
+  // so nothing was in transit at it. The entry's own fence (in front of it, as the ABI spells
+  // seq_cst) ordered only what came before the entry, which the argument never uses. An exit has
+  // no fenced access of the queue behind it, and a FULL answer must not see it before the
+  // operation's last ring write (an index back in fq, Threshold reset): it keeps its fence.
   GQ_HD void enter(uint32_t tid) const {
     uint64_t* word = base + shard_of(tid) * kLine;
     const uint32_t mask = peers(active_mask(), word);
-    if (lane_id() == first_lane(mask)) fetch_add<mo::seq_cst>(word, kEnter * popcount(mask));
+    if (lane_id() == first_lane(mask)) fetch_add<mo::relaxed>(word, kEnter * popcount(mask));
     sync_lanes(mask);
   }
   GQ_HD void exit(uint32_t tid) const {

@@ -21,11 +21,18 @@
 // let an enqueuer that just installed a value for this very ticket strand it: no other dequeuer
 // ever holds that ticket.
 //
-// Memory order: every shared access is seq_cst but two. The enqueue's "Head <= T" test after its
+// Memory order: every shared access is seq_cst but three. The enqueue's "Head <= T" test after its
 // ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a store-then-load
-// pattern on two locations, which only sequential consistency orders. The two exceptions save a
-// fence each (arch.cuh: a fence is most of a step's cost): the first read of a slot after a claim
-// is acquire, and CONSUME is relaxed. That read decides nothing for good: a CAS on the slot
+// pattern on two locations, which only sequential consistency orders. The three exceptions save a
+// fence each (arch.cuh: a fence is most of a step's cost): the enqueue's ticket is an acquire
+// fetch-add, the first read of a slot after a claim is acquire, and CONSUME is relaxed.
+// The ticket needs no fence of its own. What must come before it does already: the payload and
+// the index's way out of the other ring are ordered before the install by the install's own fence
+// (a seq_cst CAS), and the guard's entry by the fence of the operation's first claim
+// (quiescence_guard.cuh). What must come after it, it orders itself (acquire): the slot read, and
+// the loads of the two store-then-load tests above and of Threshold carry their own fences. And
+// every argument about Tail below needs only this: an index installed by an instant sits at a
+// ticket drawn before it, which holds because the ticket precedes the install's fence. That read decides nothing for good: a CAS on the slot
 // compares against what is really there and returns it to decide again; an enqueuer that reads
 // the slot as unusable only draws another ticket, as it does for a burnt slot; and the one word a
 // dequeuer takes without a CAS, an index of its own ticket's cycle, no one but the ticket's
@@ -160,7 +167,7 @@ struct ScqRing {
   GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
-      const uint64_t t = wave_faa<mo::seq_cst>(tail());
+      const uint64_t t = wave_faa<mo::acquire>(tail());  // acquire: see the memory-order note above
       const uint64_t j = t % (2 * n);
       const uint64_t c = cycle_of_ticket(t);
       uint64_t e = load<mo::acquire>(entry(j));  // acquire: see the memory-order note above
