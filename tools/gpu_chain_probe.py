@@ -19,7 +19,7 @@ except in `fenced RMW, unused`, where only the fences chain the steps. Kinds:
                 run 217; ptxas puts a second fence, MEMBAR.ALL.GPU, in front of the atom)
   fenced RMW, unused  the same, the result never read
   ABI RMW       fence.sc.gpu + atom.acquire.gpu.add (seq_cst as CUDA's atomics ABI spells it, and
-                the queues since run 217: gq/arch.cuh; added after run 216, not yet measured)
+                the queues since run 217: gq/arch.cuh; added after run 216, measured in run 228)
 
 Warps: 1 (no other traffic), one an SM, 32 an SM (the renderer's residency), 64 an SM (2^18
 threads, the benchmark's largest sweep point); "own" gives every warp its own 8 words, "shared"
