@@ -24,25 +24,27 @@
 // Memory order: every shared access is seq_cst but three. The enqueue's "Head <= T" test after its
 // ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a store-then-load
 // pattern on two locations, which only sequential consistency orders. The three exceptions save a
-// fence each (arch.cuh: a fence is most of a step's cost): the enqueue's ticket is an acquire
-// fetch-add, the first read of a slot after a claim is acquire, and CONSUME is relaxed.
+// fence each (arch.cuh: a fence is most of a step's cost): the first read of a slot after a claim
+// is acquire, CONSUME is relaxed, and the enqueue's ticket is an acquire fetch-add.
+// That read decides nothing for good: a CAS on the slot compares against what is really there and
+// returns it to decide again; an enqueuer that reads the slot as unusable only draws another
+// ticket, as it does for a burnt slot; and the one word a dequeuer takes without a CAS, an index
+// of its own ticket's cycle, no one but the ticket's holder can change once it is there. Acquire
+// is what carries an installer's payload to the dequeuer (its install is a release: the fence in
+// front of it). CONSUME needs no order of its own: until it is seen, a later lap's enqueuer only
+// finds the slot still taken and draws another ticket, and whatever follows it in the queue (the
+// index given back to the other ring, the guard's exit) is behind a fence. On the H200 (run 220)
+// these two gave G-LFQ's balanced kernel 12-22 % below 2^18 threads and 3.5 % at 2^18, its 25 %
+// and 75 % splits 14-21 % at every size, and the queue BFS on road-2M 12 %.
 // The ticket needs no fence of its own. What must come before it does already: the payload and
 // the index's way out of the other ring are ordered before the install by the install's own fence
 // (a seq_cst CAS), and the guard's entry by the fence of the operation's first claim
-// (quiescence_guard.cuh). What must come after it, it orders itself (acquire): the slot read, and
-// the loads of the two store-then-load tests above and of Threshold carry their own fences. And
-// every argument about Tail below needs only this: an index installed by an instant sits at a
-// ticket drawn before it, which holds because the ticket precedes the install's fence. That read decides nothing for good: a CAS on the slot
-// compares against what is really there and returns it to decide again; an enqueuer that reads
-// the slot as unusable only draws another ticket, as it does for a burnt slot; and the one word a
-// dequeuer takes without a CAS, an index of its own ticket's cycle, no one but the ticket's
-// holder can change once it is there. Acquire is what carries an installer's payload to the dequeuer
-// (its install is a release: the fence in front of it). CONSUME needs no order of its own: until
-// it is seen, a later lap's enqueuer only finds the slot still taken and draws another ticket, and
-// whatever follows it in the queue (the index given back to the other ring, the guard's exit)
-// starts with a fence. On the H200 (run 220) G-LFQ's balanced kernel gained 12-22 % below 2^18
-// threads and 3.5 % at 2^18, its 25 % and 75 % splits 14-21 % at every size, and the queue BFS on
-// road-2M 12 %.
+// (quiescence_guard.cuh). What must come after it, it orders itself (acquire): the slot read; the
+// loads of the two store-then-load tests above and of Threshold carry their own fences. And every
+// argument about Tail below needs only this: an index installed by an instant sits at a ticket
+// drawn before it, which holds because the ticket precedes the install's fence. With the guard's
+// relaxed entry (H200, run 223): G-LFQ 14-20 % faster up to 2^16 threads, its 25 % and 75 % splits
+// 11-18 % at every size, the balanced kernel and the 50 % split within noise at 2^17-2^18.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
