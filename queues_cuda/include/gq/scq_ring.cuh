@@ -43,8 +43,9 @@
 // loads of the two store-then-load tests above and of Threshold carry their own fences. And every
 // argument about Tail below needs only this: an index installed by an instant sits at a ticket
 // drawn before it, which holds because the ticket precedes the install's fence. With the guard's
-// relaxed entry (H200, run 223): G-LFQ 14-20 % faster up to 2^16 threads, its 25 % and 75 % splits
-// 11-18 % at every size, the balanced kernel and the 50 % split within noise at 2^17-2^18.
+// relaxed entry (H200, run 223): G-LFQ's balanced kernel 18-21 % faster up to 2^16 threads, its
+// 25 % and 75 % splits 11-18 % at every size, the balanced kernel and the 50 % split within noise
+// at 2^17-2^18.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
