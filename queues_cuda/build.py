@@ -157,8 +157,15 @@ def cuda_module(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path = 
     """Compile (or reuse) the GPU module for one queue kind through CuPy's NVRTC path."""
     import cupy
 
-    options = flags + tuple(f"-I{d}" for d in include_dirs) + defines_for(kind_id, extra_defines)
+    options = _file_flags(kind_id, extra_defines, include_dirs, flags)
     return cupy.RawModule(code=kernel_source(path, include_dirs), options=options, backend="nvrtc")
+
+
+def _file_flags(kind_id: int, extra_defines: tuple[str, ...], include_dirs: tuple[Path, ...],
+                flags: tuple[str, ...]) -> tuple[str, ...]:
+    """The options a kernel file of the package compiles with: `flags`, its include directories and
+    the defines of the queue kind (the GPU build and every compile-only check alike)."""
+    return tuple(flags) + tuple(f"-I{d}" for d in include_dirs) + defines_for(kind_id, extra_defines)
 
 
 # ------------------------------------------------------------------------- compile-only check
@@ -170,7 +177,7 @@ def compile_sm90(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path =
     """Compile a kernel file to a cubin for `arch` with no GPU present, with the options the
     GPU build uses. Returns (which compiler, cubin size). NVRTC from cuda-bindings first, then nvcc.
     """
-    flags = tuple(flags) + (*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines))
+    flags = _file_flags(kind_id, extra_defines, include_dirs, flags)
     return compile_source_sm90(kernel_source(path, include_dirs), path.name, flags, arch)
 
 
@@ -186,7 +193,7 @@ def kernel_resources(kind_id: int, extra_defines: tuple[str, ...] = (), path: Pa
                      flags: tuple[str, ...] = NVRTC_FLAGS) -> dict[str, dict[str, int]]:
     """What ptxas gave each kernel of a file when compiled as compile_sm90 does: registers a thread
     and bytes of stack frame, spill stores and spill loads, by entry name. No GPU needed."""
-    flags = tuple(flags) + (*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines))
+    flags = _file_flags(kind_id, extra_defines, include_dirs, flags)
     _, _, log = _compile(kernel_source(path, include_dirs), path.name, flags, arch, verbose=True)
     found: dict[str, dict[str, int]] = {}
     entry = None
@@ -206,22 +213,14 @@ def kernel_ptx(kind_id: int, extra_defines: tuple[str, ...] = (), path: Path = K
                flags: tuple[str, ...] = NVRTC_FLAGS) -> str:
     """The PTX of a kernel file, compiled as compile_sm90 does (NVRTC from cuda-bindings first, then
     nvcc). No GPU needed; for tests that hold the emitted memory instructions to a rule."""
-    flags = list(flags) + [*(f"-I{d}" for d in include_dirs), *defines_for(kind_id, extra_defines)]
-    source = kernel_source(path, include_dirs)
-    try:
-        from cuda.bindings import nvrtc
-    except ImportError:
-        nvrtc = None
-    if nvrtc is not None:
-        return _nvrtc_output(nvrtc, source, path.name, flags + [f"--gpu-architecture={arch}"], ptx=True)[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        out = _nvcc(source, path.name, ["--ptx", f"-arch={arch}", *flags], Path(tmp), "out.ptx")[0]
-        return out.read_text()
+    flags = _file_flags(kind_id, extra_defines, include_dirs, flags)
+    return _compile(kernel_source(path, include_dirs), path.name, flags, arch, ptx=True)[1]
 
 
-def _compile(source: str, name: str, flags: tuple[str, ...], arch: str, verbose: bool = False) -> tuple[str, int, str]:
-    """(compiler, cubin size, log): NVRTC from cuda-bindings first, then nvcc. `verbose` asks ptxas
-    for each kernel's registers and spills, in the log."""
+def _compile(source: str, name: str, flags: tuple[str, ...], arch: str, verbose: bool = False,
+             ptx: bool = False) -> tuple[str, int | str, str]:
+    """(compiler, the cubin's size or with `ptx` the PTX text, log): NVRTC from cuda-bindings first,
+    then nvcc. `verbose` asks ptxas for each kernel's registers and spills, in the log."""
     flags = list(flags)
     try:
         from cuda.bindings import nvrtc
@@ -229,12 +228,13 @@ def _compile(source: str, name: str, flags: tuple[str, ...], arch: str, verbose:
         nvrtc = None
     if nvrtc is not None:
         extra = ["--ptxas-options=-v"] if verbose else []
-        size, log = _nvrtc_output(nvrtc, source, name, flags + [f"--gpu-architecture={arch}"] + extra)
-        return "nvrtc", size, log
+        out, log = _nvrtc_output(nvrtc, source, name, flags + [f"--gpu-architecture={arch}"] + extra, ptx=ptx)
+        return "nvrtc", out, log
     with tempfile.TemporaryDirectory() as tmp:
         extra = ["-Xptxas", "-v"] if verbose else []
-        out, log = _nvcc(source, name, ["--cubin", f"-arch={arch}", *flags, *extra], Path(tmp), "out.cubin")
-        return "nvcc", out.stat().st_size, log
+        mode, out_name = ("--ptx", "out.ptx") if ptx else ("--cubin", "out.cubin")
+        out, log = _nvcc(source, name, [mode, f"-arch={arch}", *flags, *extra], Path(tmp), out_name)
+        return "nvcc", (out.read_text() if ptx else out.stat().st_size), log
 
 
 def _nvcc(source: str, name: str, args: list[str], tmp: Path, out_name: str) -> tuple[Path, str]:
