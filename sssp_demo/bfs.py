@@ -11,7 +11,8 @@ not.
 Algorithms (seed 001, "Scalable Concurrent Queues for GPU", Sec. V.B.a and VI.D):
 ``queue`` drains each level's frontier from one concurrent queue of the queue layer (``--queue``:
 glfq, sfq, gwfq, ymc) and enqueues the next into a second, alternating
-(include/sssp/bfs_queue.h); ``compaction`` is the baseline with the same level loop and expansion
+(include/sssp/bfs_queue.h; SFQ through its blocking interface, since a level knows how many
+vertices it dequeues); ``compaction`` is the baseline with the same level loop and expansion
 but plain frontier arrays filled by warp-aggregated appends (include/sssp/bfs_compaction.h). Both
 are one persistent grid with a software grid barrier between levels (include/sssp/grid.h); on
 the ``cpu`` backend the same headers run on std::threads (host/bfs_cpu.cpp).

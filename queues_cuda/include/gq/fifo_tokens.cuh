@@ -13,6 +13,7 @@
 // and EMPTY answers are retried with backoff under the spin budget.
 #pragma once
 #include "arch.cuh"
+#include "blocking.cuh"
 #include "queue_op.cuh"
 
 namespace gq {
@@ -40,10 +41,6 @@ constexpr uint32_t kFifoSpinBudget = GQ_SPIN_BUDGET * 16u;
 #else
 constexpr uint32_t kFifoSpinBudget = GQ_SPIN_BUDGET;
 #endif
-
-template <class Q, class = void> struct has_blocking { static constexpr bool value = false; };
-template <class Q>
-struct has_blocking<Q, decltype((void)&Q::enqueue)> { static constexpr bool value = true; };
 
 template <class Queue>
 GQ_HD bool fifo_put(const Queue& q, const FifoArgs& a, uint32_t v, uint32_t tid, const ErrorFlag& err) {

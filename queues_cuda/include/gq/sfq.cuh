@@ -8,7 +8,11 @@
 //
 // Two interfaces, as in the original:
 //   * blocking  enqueue/dequeue: a fetch-add on Tail/Head takes a ticket, then the thread waits
-//     for its slot's turn (it never reports FULL or EMPTY);
+//     for its slot's turn (it never reports FULL or EMPTY). Here the lanes of a warp that call it
+//     together take their tickets with one fetch-add (wave_faa.cuh: the same tickets, in lane
+//     order, as one fetch-add each would give; Lemma III.1 of seed 001). A level of the queue BFS
+//     dequeues its whole frontier so, a warp at a time: one fetch-add a lane would queue every
+//     thread of the level behind one hot word;
 //   * non-waiting try_enqueue/try_dequeue: read Tail then Head (or Head then Tail); report FULL
 //     (EMPTY) when the difference shows n (0) elements, else claim the ticket with a CAS. The
 //     element count is Tail - Head, changed only by those CASes, so FULL and EMPTY linearize at the
@@ -19,6 +23,7 @@
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
+#include "wave_faa.cuh"
 
 namespace gq {
 
@@ -75,10 +80,10 @@ struct Sfq {
 
   // Blocking interface.
   GQ_HD bool enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
-    return put(fetch_add<mo::seq_cst>(tail(), 1ull), v, err);
+    return put(wave_faa<mo::seq_cst>(tail()), v, err);
   }
   GQ_HD bool dequeue(uint32_t* out, uint32_t, const ErrorFlag& err) const {
-    return take(fetch_add<mo::seq_cst>(head(), 1ull), out, err);
+    return take(wave_faa<mo::seq_cst>(head()), out, err);
   }
 
   // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).

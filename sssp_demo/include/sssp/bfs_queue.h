@@ -12,9 +12,20 @@
 // each level that the dequeues counted equal the enqueues (else kCorrupt: an element was lost,
 // never a silently wrong depth).
 //
+// A queue kind with a blocking interface (SFQ, gq/blocking.cuh) is used through it: a level knows
+// its frontier's size, so thread r makes exactly the dequeues r, r + G, ... below it (G threads),
+// each of which meets an element enqueued before the level began and so never waits; and the
+// enqueues of the next frontier find every slot handed back, as the queue was drained two levels
+// before. SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers would take one
+// at a time (over its 1 s budget on every graph, run 226); its blocking tickets come a warp at a
+// time. A lost vertex here leaves a dequeue waiting on its slot's turn: the spin budget ends the
+// kernel with an error (the site names the wait), and the no-loss check counts as before.
+//
 // A queue holds at most one frontier; `capacity` (<= the queue kind's limit) bounds it. A full
-// queue ends the kernel with kCapacity at kSiteFrontier (detail: the level).
+// queue ends the kernel with kCapacity at kSiteFrontier (detail: the level); a blocking queue is
+// never fuller than its capacity, which the host makes the vertex count (sssp_demo/bfs.py).
 #pragma once
+#include <gq/blocking.cuh>
 #include <gq/queue_select.cuh>
 #include "bfs_levels.h"
 
@@ -27,6 +38,25 @@ struct BfsQueues {
 
 // Vertices a lane may hold back before its warp enqueues them (QueueEmit).
 constexpr uint32_t kEmitBatch = 8;
+
+// Whether the frontier queues are used through their blocking interface (above), and an enqueue
+// and a dequeue through whichever interface that is. put: false is FULL, or the error flag raised;
+// take: false is EMPTY, or the error flag raised (a blocking take answers no EMPTY).
+constexpr bool kBlockingFrontier = gq::has_blocking<gq::Queue>::value;
+template <class Q>
+GQ_HD GQ_INLINE bool frontier_put(const Q& q, uint32_t v, uint32_t tid, const gq::ErrorFlag& err) {
+  if constexpr (gq::has_blocking<Q>::value)
+    return q.enqueue(v, tid, err);
+  else
+    return q.try_enqueue(v, tid, err);
+}
+template <class Q>
+GQ_HD GQ_INLINE bool frontier_take(const Q& q, uint32_t* v, uint32_t tid, const gq::ErrorFlag& err) {
+  if constexpr (gq::has_blocking<Q>::value)
+    return q.dequeue(v, tid, err);
+  else
+    return q.try_dequeue(v, tid, err);
+}
 
 // The queue form's emit. An enqueue is a chain of a dozen dependent atomics (run 59: a road
 // graph's levels cost 51 us with G-LFQ against 9 us with compaction), and an emit per edge step
@@ -77,7 +107,7 @@ struct QueueEmit {
         const uint32_t x = gq::shuffle(kFullWarp, held[j], owner);
         if (j == k) v = x;
       }
-      if (want < total && !out.try_enqueue(v, tid, err) && !err.raised())
+      if (want < total && !frontier_put(out, v, tid, err) && !err.raised())
         err.raise(gq::kCapacity, gq::kSiteFrontier, level);
     }
     count = 0;
@@ -94,41 +124,55 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
   const gq::Queue q[2] = {gq::Queue::view(bq.base[0], bq.capacity, grid.size()),
                           gq::Queue::view(bq.base[1], bq.capacity, grid.size())};
   if (grid.leader()) {
-    if (q[0].try_enqueue(source, tid, err)) gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
+    if (frontier_put(q[0], source, tid, err)) gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
   }
   QueueEmit emit{q, tid, ctl, err};
   auto drain = [&](uint32_t level, BfsCounts& c) {
     const gq::Queue& cur = q[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
-    // A frontier of `count` vertices no larger than the grid is taken in one round: the threads
-    // of rank below `count` make one dequeue each and stop. Exactly `count` dequeues then meet
-    // `count` elements while nobody enqueues, so each gets one (a failed one would linearize at
-    // an instant the queue is empty, which needs `count` successful ones besides it). The rest
-    // go straight to the barrier, as the compaction form's threads without an item do, so a road
-    // graph's small frontiers do not meet a hundred thousand pollers at every level, and nobody
-    // asks again to be told EMPTY (a chain of its own at every level).
-    // A larger frontier is drained by every warp until one of its lanes has seen EMPTY (nobody
-    // enqueues into this queue during the level, so it stays empty), or until the level's
-    // running count of dequeues T reaches the frontier's size.
-    // T is added to as the warp dequeues (the add in flight while it expands), so the leader's
-    // no-loss check reads the same total: a lost vertex keeps T short, and the check fails.
     const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
     uint32_t* took = ctl + kBfsTaken0 + level % 3;
-    const bool one_round = count <= grid.size();
-    const bool tries = !one_round || grid.rank() < count;
     const bool look = looks_first(grid, count);
-    for (;;) {
-      uint32_t u = 0;
-      const bool got = tries && cur.try_dequeue(&u, tid, err);
-      const uint32_t mask = gq::ballot(kFullWarp, got);
-      if (!mask) break;
-      uint32_t before = 0;
-      if (gq::lane_id() == gq::first_lane(mask)) before = gq::fetch_add<gq::mo::relaxed>(took, gq::popcount(mask));
-      expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
-      before = gq::shuffle(kFullWarp, before, gq::first_lane(mask));
-      const bool all_taken = before + gq::popcount(mask) >= count;
-      if (one_round || all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised()))
-        break;
+    if (kBlockingFrontier) {
+      // Thread r dequeues r, r + G, ... below `count` (blocking: the header says why none waits).
+      // T counts them, for the leader's no-loss check.
+      for (uint32_t k = grid.rank();; k += grid.size()) {
+        const bool have = k < count;
+        if (!gq::ballot(kFullWarp, have)) break;
+        uint32_t u = 0;
+        const bool got = have && frontier_take(cur, &u, tid, err);
+        warp_count(took, got);
+        expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
+        if (gq::ballot(kFullWarp, err.raised())) break;
+      }
+    } else {
+      // A frontier of `count` vertices no larger than the grid is taken in one round: the threads
+      // of rank below `count` make one dequeue each and stop. Exactly `count` dequeues then meet
+      // `count` elements while nobody enqueues, so each gets one (a failed one would linearize at
+      // an instant the queue is empty, which needs `count` successful ones besides it). The rest
+      // go straight to the barrier, as the compaction form's threads without an item do, so a road
+      // graph's small frontiers do not meet a hundred thousand pollers at every level, and nobody
+      // asks again to be told EMPTY (a chain of its own at every level).
+      // A larger frontier is drained by every warp until one of its lanes has seen EMPTY (nobody
+      // enqueues into this queue during the level, so it stays empty), or until the level's
+      // running count of dequeues T reaches the frontier's size.
+      // T is added to as the warp dequeues (the add in flight while it expands), so the leader's
+      // no-loss check reads the same total: a lost vertex keeps T short, and the check fails.
+      const bool one_round = count <= grid.size();
+      const bool tries = !one_round || grid.rank() < count;
+      for (;;) {
+        uint32_t u = 0;
+        const bool got = tries && frontier_take(cur, &u, tid, err);
+        const uint32_t mask = gq::ballot(kFullWarp, got);
+        if (!mask) break;
+        uint32_t before = 0;
+        if (gq::lane_id() == gq::first_lane(mask)) before = gq::fetch_add<gq::mo::relaxed>(took, gq::popcount(mask));
+        expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
+        before = gq::shuffle(kFullWarp, before, gq::first_lane(mask));
+        const bool all_taken = before + gq::popcount(mask) >= count;
+        if (one_round || all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised()))
+          break;
+      }
     }
     emit.flush();
   };
