@@ -53,10 +53,21 @@ struct Sfq {
   GQ_HD uint32_t lap(uint64_t t) const { return (uint32_t)(t / n); }
 
   // Slot hand-over for an already claimed ticket: wait for the turn, then write or read.
+  // Memory order. The value travels in the slot word itself, so only one thing needs more than
+  // relaxed: what the enqueuer wrote before its enqueue must be visible to the dequeuer that takes
+  // the value (message passing: a payload behind an index), hence the value's store is a release
+  // and the dequeuer's read of it an acquire. The other two accesses touch only that word: the
+  // enqueuer's wait for its turn is followed by its store to the same word, and the dequeuer's
+  // hand-back follows its read of the same word, both kept in order by coherence (a write after a
+  // read of one location in program order comes later in its order of writes); nobody reads
+  // anything else on the strength of either. So both are relaxed, and the hand-back needs no fence.
+  // The tickets are acquire fetch-adds: a ticket only has to be unique and to come before its
+  // slot's accesses; what the thread did earlier reaches the partner through the release above,
+  // and a ticket drawn after another thread's operation returned is a later one, as with a fence.
   GQ_HD bool put(uint64_t t, uint32_t v, const ErrorFlag& err) const {
     const uint32_t want = 2u * lap(t);
     Spin spin;
-    while (turn_of(load<mo::acquire>(slot(t))) != want)
+    while (turn_of(load<mo::relaxed>(slot(t))) != want)
       if (!spin.step(err, kSiteSfqEnqueueTurn, t)) return false;
     store<mo::release>(slot(t), ((uint64_t)(want + 1u) << 32) | v);
     return true;
@@ -74,16 +85,16 @@ struct Sfq {
       if (!spin.step(err, kSiteSfqDequeueTurn, t)) return false;
 #endif
     *out = (uint32_t)w;
-    store<mo::release>(slot(t), (uint64_t)(want + 1u) << 32);
+    store<mo::relaxed>(slot(t), (uint64_t)(want + 1u) << 32);
     return true;
   }
 
   // Blocking interface.
   GQ_HD bool enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
-    return put(wave_faa<mo::seq_cst>(tail()), v, err);
+    return put(wave_faa<mo::acquire>(tail()), v, err);
   }
   GQ_HD bool dequeue(uint32_t* out, uint32_t, const ErrorFlag& err) const {
-    return take(wave_faa<mo::seq_cst>(head()), out, err);
+    return take(wave_faa<mo::acquire>(head()), out, err);
   }
 
   // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).
