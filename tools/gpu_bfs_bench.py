@@ -14,7 +14,7 @@ Every graph's depths come from scipy (breadth_first_order) once, in its worker.
 
 Variants: the queue form with G-LFQ, G-WFQ and SFQ (through its blocking interface,
 sssp/bfs_queue.h) and the compaction baseline always; G-WFQ-YMC while time is left; on every
-graph G-LFQ and the baseline again with 1 and 4 blocks per SM. Each run is
+graph G-LFQ, SFQ and the baseline again with 1 and 4 blocks per SM. Each run is
 timed with CUDA events around depth/parent reset, the queues' initialisation and the persistent
 kernel (`ms`), and from after the initialisation (`kernel`); one warm-up, median of 5. Every run carries a device-
 side budget (the kernel stops itself at a level boundary): a variant over it is recorded as such.
@@ -55,9 +55,10 @@ GRAPHS = {
     "road-24M": ("road_grid", dict(rows=4894, cols=4894, seed=0), "road_usa"),
 }
 GOALS = {"kron-21_ms": 5.0, "road-24M_ms": 60.0}
-#: The grid barrier's cost grows with the blocks that meet at it: G-LFQ and the baseline also run
-#: with fewer blocks per SM (while time is left), on every graph, to see which default suits all.
+#: The grid barrier's cost grows with the blocks that meet at it: G-LFQ, SFQ and the baseline also
+#: run with 1 and 4 blocks per SM (while time is left), on every graph, to see which default suits all.
 BLOCKS_SWEEP = {"road-2M": (1, 4), "road-24M": (1, 4), "kron-21": (1, 4), "delaunay-21": (1, 4)}
+SWEPT = (("queue", "glfq"), ("queue", "sfq"), ("compaction", None))
 
 
 def make_graph(name: str) -> dict:
@@ -178,7 +179,7 @@ def main(out_dir: Path) -> int:
             rows += [{"algorithm": a, "queue": q, "error": "skipped: out of time", "exact": None} for a, q in OPTIONAL]
         for per_sm in BLOCKS_SWEEP.get(item["name"], ()):
             if time.perf_counter() - started < OPTIONAL_UNTIL_S:
-                rows += measure(item, (("queue", "glfq"), ("compaction", None)), started, RUN_BUDGET_S, per_sm)
+                rows += measure(item, SWEPT, started, RUN_BUDGET_S, per_sm)
         for r in rows:  # against the baseline with the same blocks per SM
             base = next((b.get("ms_median") for b in rows
                          if b["algorithm"] == "compaction" and b.get("blocks_per_sm") == r.get("blocks_per_sm")), None)
