@@ -21,31 +21,23 @@
 // let an enqueuer that just installed a value for this very ticket strand it: no other dequeuer
 // ever holds that ticket.
 //
-// Memory order: every shared access is seq_cst but three. The enqueue's "Head <= T" test after its
-// ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a store-then-load
-// pattern on two locations, which only sequential consistency orders. The three exceptions save a
-// fence each (arch.cuh: a fence is most of a step's cost): the first read of a slot after a claim
-// is acquire, CONSUME is relaxed, and the enqueue's ticket is an acquire fetch-add.
-// That read decides nothing for good: a CAS on the slot compares against what is really there and
-// returns it to decide again; an enqueuer that reads the slot as unusable only draws another
-// ticket, as it does for a burnt slot; and the one word a dequeuer takes without a CAS, an index
-// of its own ticket's cycle, no one but the ticket's holder can change once it is there. Acquire
-// is what carries an installer's payload to the dequeuer (its install is a release: the fence in
-// front of it). CONSUME needs no order of its own: until it is seen, a later lap's enqueuer only
-// finds the slot still taken and draws another ticket, and whatever follows it in the queue (the
-// index given back to the other ring, the guard's exit) is behind a fence. On the H200 (run 220)
-// these two gave G-LFQ's balanced kernel 12-22 % below 2^18 threads and 3.5 % at 2^18, its 25 %
-// and 75 % splits 14-21 % at every size, and the queue BFS on road-2M 12 %.
-// The ticket needs no fence of its own. What must come before it does already: the payload and
-// the index's way out of the other ring are ordered before the install by the install's own fence
-// (a seq_cst CAS), and the guard's entry by the fence of the operation's first claim
-// (quiescence_guard.cuh). What must come after it, it orders itself (acquire): the slot read; the
-// loads of the two store-then-load tests above and of Threshold carry their own fences. And every
-// argument about Tail below needs only this: an index installed by an instant sits at a ticket
-// drawn before it, which holds because the ticket precedes the install's fence. With the guard's
-// relaxed entry (H200, run 223): G-LFQ's balanced kernel 18-21 % faster up to 2^16 threads, its
-// 25 % and 75 % splits 11-18 % at every size, the balanced kernel and the 50 % split within noise
-// at 2^17-2^18.
+// Memory order: every shared access of the rings is seq_cst (relaxed only in the hint,
+// looks_empty, and in the wait's look at Tail, which decide nothing). The enqueue's "Head <= T"
+// test after its ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a
+// store-then-load pattern on two locations, which only sequential consistency orders.
+// Runs 220 and 223 had taken the fence off four accesses: the first read of a slot after a ticket
+// (enqueue and dequeue) acquire, CONSUME relaxed, the enqueue's ticket an acquire fetch-add, each
+// with an argument, and 2,000 GPU histories, FIFO on 1e8 tokens and every test passed. They are
+// back to seq_cst because a stress found them wrong together (H200, runs 230 and 235-238): a build
+// whose dequeuers fetch-add Head without the claim's reads (sCQ's own dequeue, which puts many
+// tickets past Tail) left indices behind Head, in slots of an old cycle marked unsafe, so that no
+// dequeuer would ever take them (up to 2,708 of a run's elements, found by reading the rings after
+// it); with all four accesses seq_cst again, 24 runs of the same stress left none, while putting
+// back any one or any two of the three groups did not stop it. One broken chain was found: an
+// enqueuer that reads an unsafe, consumed slot and then Head must see the fetch-add of the
+// dequeuer that marked the slot unsafe, and the only link between that mark and the enqueuer's
+// read was the relaxed CONSUME of the slot's old value, which carries no order. The claim's bound
+// on tickets only makes such interleavings rare; it does not exclude them.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
@@ -170,10 +162,10 @@ struct ScqRing {
   GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
-      const uint64_t t = wave_faa<mo::acquire>(tail());  // acquire: see the memory-order note above
+      const uint64_t t = wave_faa<mo::seq_cst>(tail());
       const uint64_t j = t % (2 * n);
       const uint64_t c = cycle_of_ticket(t);
-      uint64_t e = load<mo::acquire>(entry(j));  // acquire: see the memory-order note above
+      uint64_t e = load<mo::seq_cst>(entry(j));
       for (;;) {
         const bool older = mod_less<kCycleBits>(cycle_of_word(e), c);
         if (!(older && is_bot(index_of(e)) && (safe_of(e) || (int64_t)(load<mo::seq_cst>(head()) - t) <= 0))) break;
@@ -234,7 +226,7 @@ struct ScqRing {
       }
       const uint64_t j = h % (2 * n);
       const uint64_t c = cycle_of_ticket(h);
-      uint64_t e = load<mo::acquire>(entry(j));  // acquire: see the memory-order note above
+      uint64_t e = load<mo::seq_cst>(entry(j));
       uint32_t wait = GQ_BURN_WAIT;
       uint32_t ns = 8;
       // Whether to wait for an enqueuer's install before burning an empty slot. sCQ waits only
@@ -256,7 +248,7 @@ struct ScqRing {
         const bool mine = ec == c && !is_bot(index_of(e));
 #endif
         if (mine) {
-          fetch_or<mo::relaxed>(entry(j), kBotC);  // CONSUME: index := ⊥c, cycle and safe kept (relaxed: above)
+          fetch_or<mo::seq_cst>(entry(j), kBotC);  // CONSUME: index := ⊥c, cycle and safe kept
           return (uint32_t)index_of(e);
         }
         if (!mod_less<kCycleBits>(ec, c)) break;  // the slot is already ahead of this ticket
