@@ -68,7 +68,8 @@ struct QuiescenceGuard {
   // at 2^18 threads 21 -> 9.7 G ops/s, though 15 % faster at 2^12). So was one fence for both
   // the exit (the leader's, after sync_lanes) and the Threshold read that follows an install, the
   // reset then waiting for that fence and the warp's slowest install (run 229: G-LFQ 8-15 % faster
-  // in every kernel but its 50 % split, which lost 30-35 % from 2^14 threads, as in run 225).
+  // in every kernel but its 50 % split, which lost 30-35 % from 2^14 threads, as in run 225; run
+  // 230 reset a spent Threshold at once behind a fence of its own, and the split still lost 30-35 %).
   GQ_HD void enter(uint32_t tid) const {
     uint64_t* word = base + shard_of(tid) * kLine;
     const uint32_t mask = peers(active_mask(), word);
