@@ -1,4 +1,4 @@
-"""Probe (not committed): G-LFQ's rings as a bench run leaves them, before and after the drain.
+"""The probe of runs 235-239 as it ran (runs/ring_probe.py then; only this line is new): G-LFQ's rings as a bench run leaves them, before and after the drain.
 usage: python3 ring_probe.py LABEL  (PYTHONPATH = the tree). For balanced 2^16 and split 75 % 2^16:
 prints enq-deq, each ring's Head, Tail, Threshold, and its slots holding an index (by ticket, against Head)."""
 import sys

@@ -21,8 +21,9 @@
 // let an enqueuer that just installed a value for this very ticket strand it: no other dequeuer
 // ever holds that ticket.
 //
-// Memory order: every shared access of the rings is seq_cst (relaxed only in the hint,
-// looks_empty, and in the wait's look at Tail, which decide nothing). The enqueue's "Head <= T"
+// Memory order: every shared access of the rings is seq_cst but the relaxed looks that only
+// steer (the hint, looks_empty; the claim's reads of Head and Tail, which its fetch-add or CAS
+// settles, wave_faa.cuh; the wait's look at Tail). The enqueue's "Head <= T"
 // test after its ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a
 // store-then-load pattern on two locations, which only sequential consistency orders.
 // Runs 220 and 223 had taken the fence off four accesses: the first read of a slot after a ticket
