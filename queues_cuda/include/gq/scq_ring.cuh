@@ -23,22 +23,23 @@
 //
 // Memory order: every shared access of the rings is seq_cst but the relaxed looks that only
 // steer (the hint, looks_empty; the claim's reads of Head and Tail, which its fetch-add or CAS
-// settles, wave_faa.cuh; the wait's look at Tail). The enqueue's "Head <= T"
-// test after its ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a
-// store-then-load pattern on two locations, which only sequential consistency orders.
+// settles, wave_faa.cuh; the wait's look at Tail). The enqueue's "Head <= T" test after its
+// ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a store-then-load
+// pattern on two locations, which only sequential consistency orders.
 // Runs 220 and 223 had taken the fence off four accesses: the first read of a slot after a ticket
 // (enqueue and dequeue) acquire, CONSUME relaxed, the enqueue's ticket an acquire fetch-add, each
 // with an argument, and 2,000 GPU histories, FIFO on 1e8 tokens and every test passed. They are
-// back to seq_cst because a stress found them wrong together (H200, runs 230 and 235-238): a build
-// whose dequeuers fetch-add Head without the claim's reads (sCQ's own dequeue, which puts many
-// tickets past Tail) left indices behind Head, in slots of an old cycle marked unsafe, so that no
-// dequeuer would ever take them (up to 2,708 of a run's elements, found by reading the rings after
-// it); with all four accesses seq_cst again, 24 runs of the same stress left none, while putting
-// back any one or any two of the three groups did not stop it. One broken chain was found: an
-// enqueuer that reads an unsafe, consumed slot and then Head must see the fetch-add of the
-// dequeuer that marked the slot unsafe, and the only link between that mark and the enqueuer's
-// read was the relaxed CONSUME of the slot's old value, which carries no order. The claim's bound
-// on tickets only makes such interleavings rare; it does not exclude them.
+// back to seq_cst because a stress found them wrong (H200, runs 230 and 235-238): a build whose
+// dequeuers fetch-add Head without the claim's reads (sCQ's own dequeue, which puts many tickets
+// past Tail) left indices behind Head, in slots of an old cycle marked unsafe, so that no dequeuer
+// would ever take them (up to 2,708 of a run's elements, found by reading the rings after it).
+// With all four accesses seq_cst again, 24 runs of the same stress left none; putting back any one
+// or any two of the three groups (the dequeue's slot read, CONSUME, the enqueue's ticket and slot
+// read) did not stop it, as if each group opened a chain of its own. One was found: an enqueuer
+// that reads an unsafe, consumed slot and then Head must see the fetch-add of the dequeuer that
+// marked the slot unsafe, and the only link between that mark and the enqueuer's read was the
+// relaxed CONSUME of the slot's old value, which carries no order. The claim's bound on tickets
+// only makes such interleavings rare; it does not exclude them.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
