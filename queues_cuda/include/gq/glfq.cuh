@@ -64,8 +64,8 @@ struct Glfq {
 #if GQ_DEVICE_BUILD
   // Whether this thread's last claim on fq saw plenty free (operate). Every GPU thread holds its
   // own copy of the view; on the host one view serves all threads, so the host keeps no such state
-  // and always makes the hint.
-  mutable bool fq_plenty = false;
+  // and always makes the hint. The stress build (ScqRing::kBlindStress) keeps aq's reading too.
+  mutable bool fq_plenty = false, aq_plenty = false;
 #endif
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) {
@@ -165,10 +165,14 @@ struct Glfq {
       guard.enter(tid);
 #if GQ_DEVICE_BUILD
       bool plenty = false;
+      constexpr bool stress = ScqRing::kBlindStress;
       const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty,
                                       (int64_t)((fq.n + GQ_GLFQ_PLENTY_SHARE - 1) / GQ_GLFQ_PLENTY_SHARE),
-                                      enqueue ? &plenty : nullptr);
-      if (enqueue) fq_plenty = plenty;
+                                      enqueue || stress ? &plenty : nullptr, stress && (enqueue ? fq_plenty : aq_plenty));
+      if (enqueue)
+        fq_plenty = plenty;
+      else if (stress)
+        aq_plenty = plenty;
 #else
       const uint32_t i = from.dequeue(err, stat, enqueue);
 #endif

@@ -39,7 +39,10 @@
 // that reads an unsafe, consumed slot and then Head must see the fetch-add of the dequeuer that
 // marked the slot unsafe, and the only link between that mark and the enqueuer's read was the
 // relaxed CONSUME of the slot's old value, which carries no order. The claim's bound on tickets
-// only makes such interleavings rare; it does not exclude them.
+// only makes such interleavings rare; it does not exclude them. That stress is kept as a build
+// (GQ_STRESS_BLIND_CLAIM, below) and the relaxations as a planted fault (GQ_FAULT_RELAXED_RING),
+// so that tests/queues_cuda/test_ring_stress_gpu.py checks both ways: the stress conserves every
+// element, and it catches the fault.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
@@ -83,6 +86,26 @@ struct ScqRing {
   GQ_HD uint64_t* threshold() const { return base + kThreshold; }  // holds an int64_t
   GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
   GQ_HD int64_t threshold_max() const { return (int64_t)(3 * n - 1); }
+
+  // The orders of the four accesses that runs 220 and 223 had relaxed (the memory-order note
+  // above): the first read of a slot after a ticket (enqueue and dequeue), CONSUME, and the
+  // enqueue's ticket. The planted fault GQ_FAULT_RELAXED_RING puts those relaxations back.
+#if defined(GQ_FAULT_RELAXED_RING)
+  static constexpr mo kFirstSlotRead = mo::acquire, kConsume = mo::relaxed, kEnqueueTicket = mo::acquire;
+#else
+  static constexpr mo kFirstSlotRead = mo::seq_cst, kConsume = mo::seq_cst, kEnqueueTicket = mo::seq_cst;
+#endif
+
+  // The stress build GQ_STRESS_BLIND_CLAIM: a dequeue whose caller passes `blind` (Glfq::operate,
+  // when the warp's last claim on this ring found plenty) takes its first ticket by a bare
+  // fetch-add on Head, without the claim's reads of Head and Tail: sCQ's own dequeue. That is a
+  // correct dequeue, which puts many more tickets past Tail than the claim does, and so opens
+  // often the interleavings the claim makes rare (runs 230 and 235-238).
+#if defined(GQ_STRESS_BLIND_CLAIM)
+  static constexpr bool kBlindStress = true;
+#else
+  static constexpr bool kBlindStress = false;
+#endif
 
   // Initial value of word i of a ring of 2n slots into which one thread enqueued the indices 0, 1,
   // ..., filled-1 in that order and then dequeued the first `taken` of them (filled = 0: empty).
@@ -164,10 +187,10 @@ struct ScqRing {
   GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
-      const uint64_t t = wave_faa<mo::seq_cst>(tail());
+      const uint64_t t = wave_faa<kEnqueueTicket>(tail());
       const uint64_t j = t % (2 * n);
       const uint64_t c = cycle_of_ticket(t);
-      uint64_t e = load<mo::seq_cst>(entry(j));
+      uint64_t e = load<kFirstSlotRead>(entry(j));
       for (;;) {
         const bool older = mod_less<kCycleBits>(cycle_of_word(e), c);
         if (!(older && is_bot(index_of(e)) && (safe_of(e) || (int64_t)(load<mo::seq_cst>(head()) - t) <= 0))) break;
@@ -188,19 +211,20 @@ struct ScqRing {
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   // The relaxed hint first (unless `hint` is false: then this is dequeue_ticketed), then the
   // claim; the planted-fault builds' Threshold test is dequeue_ticketed's own. `plenty_at` and
-  // `plenty` as in wave_claim (`*plenty` left alone when no claim was made).
+  // `plenty` as in wave_claim (`*plenty` left alone when no claim was made); `blind` only counts
+  // in the stress build (kBlindStress).
   GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}, bool hint = true, int64_t plenty_at = 0,
-                         bool* plenty = nullptr) const {
+                         bool* plenty = nullptr, bool blind = false) const {
     if constexpr (kTicketlessEmpty) {
       if (hint && looks_empty() && observed_empty()) return kEmpty;
     }
-    return dequeue_ticketed(err, stat, plenty_at, plenty);
+    return dequeue_ticketed(err, stat, plenty_at, plenty, blind);
   }
 
   // sCQ's ticketed path without the hint in front: its claim's reads of Head and Tail are the
   // empty test (Glfq::operate says when that pays).
   GQ_HD uint32_t dequeue_ticketed(const ErrorFlag& err, StatRow stat = {}, int64_t plenty_at = 0,
-                                  bool* plenty = nullptr) const {
+                                  bool* plenty = nullptr, bool blind = false) const {
     // The planted-fault builds keep the seed's dequeue, which answers EMPTY from a spent Threshold
     // before it takes a ticket.
     if constexpr (!kTicketlessEmpty) {
@@ -209,7 +233,11 @@ struct ScqRing {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       uint64_t h;
-      if constexpr (kTicketlessEmpty) {
+      const bool blind_now = kBlindStress && blind;
+      blind = false;  // the stress's first ticket only; a retry claims
+      if (blind_now) {
+        h = wave_faa<mo::seq_cst>(head());
+      } else if constexpr (kTicketlessEmpty) {
         // No more tickets than Tail is ahead (wave_claim). A lane left without one has seen the
         // ring (nearly) empty: EMPTY if the fenced test agrees, else try again. A lane whose
         // leader lost its CAS already knows the ring was not empty (another claim took the
@@ -228,7 +256,10 @@ struct ScqRing {
       }
       const uint64_t j = h % (2 * n);
       const uint64_t c = cycle_of_ticket(h);
-      uint64_t e = load<mo::seq_cst>(entry(j));
+      uint64_t e = load<kFirstSlotRead>(entry(j));
+      // The stress build's reading of plenty after a blind ticket: every lane found its value.
+      if (blind_now && plenty)
+        *plenty = ballot(active_mask(), !(cycle_of_word(e) == c && !is_bot(index_of(e)))) == 0u;
       uint32_t wait = GQ_BURN_WAIT;
       uint32_t ns = 8;
       // Whether to wait for an enqueuer's install before burning an empty slot. sCQ waits only
@@ -250,7 +281,7 @@ struct ScqRing {
         const bool mine = ec == c && !is_bot(index_of(e));
 #endif
         if (mine) {
-          fetch_or<mo::seq_cst>(entry(j), kBotC);  // CONSUME: index := ⊥c, cycle and safe kept
+          fetch_or<kConsume>(entry(j), kBotC);  // CONSUME: index := ⊥c, cycle and safe kept
           return (uint32_t)index_of(e);
         }
         if (!mod_less<kCycleBits>(ec, c)) break;  // the slot is already ahead of this ticket
