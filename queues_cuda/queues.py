@@ -53,7 +53,6 @@ FAULTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "no-broadcast": ("GQ_FAULT_NO_BROADCAST", ("glfq",)),
     "eager-full": ("GQ_FAULT_EAGER_FULL", ("glfq",)),
     "seed-ring": ("GQ_FAULT_SEED_RING", ("glfq",)),
-    "relaxed-ring": ("GQ_FAULT_RELAXED_RING", ("glfq",)),
     "sfq-no-turn": ("GQ_FAULT_SFQ_NO_TURN", ("sfq",)),
     "wfq-double-round": ("GQ_FAULT_WFQ_DOUBLE_ROUND", ("gwfq",)),
     "ymc-no-deq-claim": ("GQ_FAULT_YMC_NO_DEQ_CLAIM", ("ymc",)),

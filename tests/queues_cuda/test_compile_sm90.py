@@ -24,14 +24,12 @@ def test_slow_path_build_compiles_for_sm90(queue):
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 
 
-@pytest.mark.parametrize("relaxed", [False, True])
-def test_ring_stress_builds_compile_for_sm90(relaxed):
-    """The benchmark builds of tests/queues_cuda/test_ring_stress_gpu.py: the blind-claim stress,
-    alone and with the relaxed-ring fault."""
+@pytest.mark.parametrize("stress", ["GQ_STRESS_BLIND_CLAIM", "GQ_STRESS_BLIND_WAVE"])
+def test_ring_stress_builds_compile_for_sm90(stress):
+    """The benchmark builds of tests/queues_cuda/test_ring_stress_gpu.py."""
     from queues_cuda.bench_queues import BENCH_KERNEL
 
-    defines = ("GQ_STRESS_BLIND_CLAIM",) + ((FAULTS["relaxed-ring"][0],) if relaxed else ())
-    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines, BENCH_KERNEL)
+    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, (stress,), BENCH_KERNEL)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 
 

@@ -178,8 +178,8 @@ struct Glfq {
 #endif
       if (i != ScqRing::kEmpty) {
         // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i,
-        // and reaches it through the seq_cst (so acquire) read of the slot that finds i; a
-        // dequeue's load is ordered before i goes back to fq by the fence of fq's installing CAS.
+        // and reaches it through the acquire read of the slot that finds i; a dequeue's load is
+        // ordered before i goes back to fq by the fence of fq's installing CAS.
         if (enqueue)
           store<mo::relaxed>(pool + i, *value);
         else
