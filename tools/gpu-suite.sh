@@ -6,7 +6,8 @@
 # $OUT/0-suite.tgz (the device tool brings back only a few files); the stage table is printed last. GQ_STAGES picks stages (default: all but queue-tests):
 #   render      renderer GPU tests and benchmark, 1920x1080 4 spp, BVH and every-primitive
 #   histories   1,000 histories per queue, checked off the device (tools/check_saved_histories.py)
-#   warp        the warp-only checks (several queues per warp; the planted broadcast fault)
+#   warp        the warp-only checks (several queues per warp; the planted broadcast fault), then ring-stress
+#   ring-stress G-LFQ's rings under the blind-ticket stress builds (tests/queues_cuda/test_ring_stress_gpu.py)
 #   wfq         the wait-free queues' GPU tests (G-WFQ, G-WFQ-YMC)
 #   ymc         G-WFQ-YMC alone: 1,000 histories recorded, then all its GPU tests (FIFO on 1e8 tokens)
 #   sssp        shortest-path GPU tests, then tools/gpu_sssp_bench.py (seed-DAG sweep, plan 4096^2)
@@ -90,6 +91,10 @@ fi
 if want warp; then
   stage warp-checks 120 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
     -k "several_queues or broadcast"
+fi
+if want warp || want ring-stress; then
+  # G-LFQ's rings under blind tickets (per lane: must conserve; through wave_faa: must still lose).
+  stage ring-stress 120 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_ring_stress_gpu.py
 fi
 if want wfq; then
   stage wfq-tests 240 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \

@@ -50,6 +50,7 @@ def test_matrix_market_result_file(tmp_path, capsys, mtx):
     code, out, err = run(capsys, path, "--source", 4, "-o", out_npz, "--check", "--backend", "cpu")
     assert code == 0, err
     assert "depths equal scipy's" in out
+    assert "queue sfq:" in out  # the default frontier queue
     with np.load(out_npz) as r:
         assert r["depth"].dtype == np.int32 and r["parent"].dtype == np.int32
         assert np.array_equal(r["depth"], B.reference_depth(*B.as_csr(g), 4))
