@@ -64,7 +64,7 @@ struct Glfq {
 #if GQ_DEVICE_BUILD
   // Whether this thread's last claim on fq saw plenty free (operate). Every GPU thread holds its
   // own copy of the view; on the host one view serves all threads, so the host keeps no such state
-  // and always makes the hint. The stress build (ScqRing::kBlindStress) keeps aq's reading too.
+  // and always makes the hint. The stress builds (ScqRing::kBlindStress) keep aq's reading too.
   mutable bool fq_plenty = false, aq_plenty = false;
 #endif
 
@@ -168,7 +168,7 @@ struct Glfq {
       constexpr bool stress = ScqRing::kBlindStress;
       const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty,
                                       (int64_t)((fq.n + GQ_GLFQ_PLENTY_SHARE - 1) / GQ_GLFQ_PLENTY_SHARE),
-                                      enqueue || stress ? &plenty : nullptr, stress && (enqueue ? fq_plenty : aq_plenty));
+                                      enqueue || stress ? &plenty : nullptr, stress && (enqueue ? fq_plenty && !ScqRing::kBlindWave : aq_plenty));
       if (enqueue)
         fq_plenty = plenty;
       else if (stress)
@@ -178,8 +178,8 @@ struct Glfq {
 #endif
       if (i != ScqRing::kEmpty) {
         // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i,
-        // and reaches it through the acquire read of the slot that finds i; a dequeue's load is
-        // ordered before i goes back to fq by the fence of fq's installing CAS.
+        // and reaches it through the seq_cst (so acquire) read of the slot that finds i; a
+        // dequeue's load is ordered before i goes back to fq by the fence of fq's installing CAS.
         if (enqueue)
           store<mo::relaxed>(pool + i, *value);
         else

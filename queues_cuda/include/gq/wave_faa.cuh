@@ -18,7 +18,8 @@
 // Open finding (H200, runs 241-252): G-LFQ's stress build that takes some dequeue tickets blind,
 // without the claim's reads, loses elements when those tickets come from wave_faa
 // (GQ_STRESS_BLIND_WAVE, scq_ring.cuh) and none when each lane fetch-adds its own, at any memory
-// order of the rings; the lost elements sit at runs of consecutive tickets. A probe of wave_faa and
+// order of the rings (about 30 times as many with their relaxed accesses as with every access
+// seq_cst, run 253); the lost elements sit at runs of consecutive tickets. A probe of wave_faa and
 // wave_claim alone in the two arms of a per-lane branch handed out every ticket exactly once (run
 // 250), so the cause is not found. The shipped dequeues draw through wave_claim and lost nothing
 // in the same stress's configurations (372 runs); tests/queues_cuda/test_ring_stress_gpu.py
