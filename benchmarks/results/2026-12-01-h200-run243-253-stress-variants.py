@@ -1,4 +1,4 @@
-"""The variants of runs 243-248 as patched on the device (runs/variant.py; each run used the cases it had by then): Patch a copy of the tree for a stress variant: python3 variant.py TREE uniform|nowait|sides2"""
+"""The variants of runs 243-253 as patched on the device (runs/variant.py; each run used the variants it had by then): Patch a copy of the tree for a stress variant: python3 variant.py TREE uniform|nowait|sides2"""
 import sys
 from pathlib import Path
 tree, what = Path(sys.argv[1]), sys.argv[2]
@@ -39,6 +39,15 @@ if "sitekey" in what:  # wave_faa and wave_claim group lanes by (counter, call) 
     w = w[:i] + w[i:].replace(old, "const uint32_t mask = peers(active_mask(), (const char*)counter + 1);", 1)
     w = w.replace(old, "const uint32_t mask = peers(active_mask(), (const char*)counter + 2);", 1)
     wf.write_text(w)
+if "wavefence" in what:  # the wave-drawn blind build, every lane fencing before the ticket
+    old = "          h = wave_faa<mo::seq_cst>(head());"
+    assert old in s
+    s = s.replace(old, "          { fence<mo::seq_cst>(); h = wave_faa<mo::seq_cst>(head()); }")
+if "wavedelay" in what:  # the wave-drawn blind build, every lane reading Head and Tail first (the claim's delay)
+    old = "          h = wave_faa<mo::seq_cst>(head());"
+    assert old in s
+    s = s.replace(old, "          { if ((load<mo::relaxed>(head()) ^ load<mo::relaxed>(tail())) == 0xdeadbeefull) backoff(ns0); h = wave_faa<mo::seq_cst>(head()); }")
+    s = s.replace("      const bool blind_now = kBlindStress && blind;", "      uint32_t ns0 = 8;\n      const bool blind_now = kBlindStress && blind;")
 scq.write_text(s)
 glfq.write_text(g)
 print("patched", what)
