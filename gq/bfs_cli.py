@@ -70,8 +70,8 @@ def generate_graph(name: str, scale: int | None, vertices: int | None, seed: int
 @click.option("--source", type=int, default=None,
               help="Source vertex (0-indexed) [0 for a file; for a generated graph a seeded random vertex "
                    "with out-edges, as Graph500 picks them].")
-# SFQ is the default: the fastest queue BFS on the H200 (0.60-0.73x compaction against G-LFQ's
-# 0.25-0.40x, run 249), through its blocking interface, whose dequeues never wait for an element
+# SFQ is the default: the fastest queue BFS on the H200 (0.60-0.72x compaction against G-LFQ's
+# 0.21-0.37x, run 240), through its blocking interface, whose dequeues never wait for an element
 # that is not coming (sssp_demo/bfs_queue.h) and whose waits are bounded like every spin.
 @click.option("--queue", default="sfq", show_default=True,
               help=f"Frontier queue: {', '.join(QUEUES)} (sfq is the fastest; glfq is the seed's lock-free queue).")
