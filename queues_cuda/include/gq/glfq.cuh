@@ -165,10 +165,13 @@ struct Glfq {
       guard.enter(tid);
 #if GQ_DEVICE_BUILD
       bool plenty = false;
+      // The stress builds' blind ticket (ScqRing::kBlindStress): after a claim that found plenty,
+      // on aq, and on fq too unless the tickets come through wave_faa.
       constexpr bool stress = ScqRing::kBlindStress;
+      const bool blind = stress && (enqueue ? fq_plenty && !ScqRing::kBlindWave : aq_plenty);
       const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty,
                                       (int64_t)((fq.n + GQ_GLFQ_PLENTY_SHARE - 1) / GQ_GLFQ_PLENTY_SHARE),
-                                      enqueue || stress ? &plenty : nullptr, stress && (enqueue ? fq_plenty && !ScqRing::kBlindWave : aq_plenty));
+                                      enqueue || stress ? &plenty : nullptr, blind);
       if (enqueue)
         fq_plenty = plenty;
       else if (stress)
