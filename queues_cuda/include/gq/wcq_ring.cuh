@@ -43,10 +43,10 @@
 //
 // Memory order: every shared access is seq_cst, for the same store-then-load reasons as sCQ. Run
 // 223 had made the fast path's enqueue ticket an acquire fetch-add, its first slot reads acquire
-// and the CONSUME of a finalized value relaxed, as sCQ's; they are seq_cst again since the stress
-// of runs 235-238 found sCQ's ring losing elements with those accesses (scq_ring.cuh tells it).
-// The fast path here makes the same unsafe-slot test ("Head <= T"), so the same chain applies; the
-// stress was not run on this ring.
+// and the CONSUME of a finalized value relaxed, as sCQ's; they are seq_cst again, as sCQ's are,
+// because a stress of sCQ's ring loses about 30 times as many elements with those accesses relaxed
+// (scq_ring.cuh tells it; its cause is not found). The fast path here makes the same unsafe-slot
+// test ("Head <= T"); the stress was not run on this ring.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
