@@ -34,7 +34,7 @@ pytestmark = pytest.mark.gpu
 # threads and the 75 % split at 2^16, capacity one element a thread, 20 ms of warm-up, 100 ms
 # measured.
 CASES = ((1 << 18, 25), (1 << 16, 75))
-WARMUP_NS, WINDOW_NS = 20_000_000, 100_000_000
+WARMUP_S, WINDOW_S = 0.02, 0.1
 
 
 def record(row: dict) -> None:
@@ -44,23 +44,21 @@ def record(row: dict) -> None:
             f.write(json.dumps(row) + "\n")
 
 
-def stressed_run(bench, threads: int, pct: int) -> dict:
-    """One split run of a stress build and its drain: what was lost, or the kernel's error."""
-    threads_run, min_blocks = bench.resident(threads)
-    producers = bq.producer_threads(threads_run, pct, bq.ROLE_LANES["cuda"])
+def stressed_runs(bench, threads: int, pct: int, runs: int) -> list[dict]:
+    """`runs` split runs of a stress build, each drained (bench_queues.run_point), with what each
+    lost; a kernel error ends them as one row with the error instead."""
     try:
-        c = bench.run("split", threads_run, pct, WARMUP_NS, WINDOW_NS, threads_run, producers, True, False,
-                      min_blocks=min_blocks)
+        row = bq.run_point(bench, "cuda", QUEUES["glfq"], "split", threads, pct, WARMUP_S, WINDOW_S, threads, runs)
     except GQError as exc:
-        return {"threads": threads_run, "pct": pct, "lost": None, "error": str(exc)}
-    enq, deq = int(c.counts[bq.ALL_ENQ]), int(c.counts[bq.ALL_DEQ])
-    return {"threads": threads_run, "pct": pct, "enqueued": enq, "dequeued": deq, "drained": c.drained,
-            "lost": enq - deq - c.drained, "error": None}
+        return [{"threads": threads, "pct": pct, "lost": None, "error": str(exc)}]
+    return [{"threads": row["threads_run"], "pct": pct, "enqueued": r["all_enq_ok"], "dequeued": r["all_deq_ok"],
+             "drained": r["drained"], "lost": r["all_enq_ok"] - r["all_deq_ok"] - r["drained"], "error": None}
+            for r in row["runs"]]
 
 
 def test_blind_ticket_stress_conserves_every_element():
     bench = bq._CudaBench(QUEUES["glfq"], ("GQ_STRESS_BLIND_CLAIM",))
-    rows = [stressed_run(bench, threads, pct) for threads, pct in CASES for _ in range(4)]
+    rows = [r for threads, pct in CASES for r in stressed_runs(bench, threads, pct, 4)]
     for r in rows:
         record({"build": "GQ_STRESS_BLIND_CLAIM", **r})
     assert all(r["error"] is None and r["lost"] == 0 for r in rows), rows
@@ -71,7 +69,7 @@ def test_wave_drawn_blind_tickets_still_lose_elements():
     bench = bq._CudaBench(QUEUES["glfq"], ("GQ_STRESS_BLIND_WAVE",))
     rows = []
     for _ in range(4):  # up to 8 runs; run 243 saw a loss in 16 of 16 at 2^18 threads (none at 2^16)
-        rows += [stressed_run(bench, threads, pct) for threads, pct in CASES]
+        rows += [r for threads, pct in CASES for r in stressed_runs(bench, threads, pct, 1)]
         if any(r["error"] or r["lost"] for r in rows):
             break
     for r in rows:
