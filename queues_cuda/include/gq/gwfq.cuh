@@ -112,7 +112,7 @@ struct Gwfq {
       const uint32_t i = from.dequeue(tid, err, enqueue);  // aq's hint was the test above
       if (i != WcqRing::kEmpty) {
         // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
-        // the seq_cst (so acquire) read of the slot that finds i; the load is done before fq's install.
+        // the acquire read of the slot that finds i; the load is done before fq's install.
         if (enqueue)
           store<mo::relaxed>(pool + i, *value);
         else

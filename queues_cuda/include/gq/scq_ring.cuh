@@ -21,24 +21,46 @@
 // let an enqueuer that just installed a value for this very ticket strand it: no other dequeuer
 // ever holds that ticket.
 //
-// Memory order: every shared access of the rings is seq_cst but the relaxed looks that only
+// Memory order: every shared access is seq_cst but three, besides the relaxed looks that only
 // steer (the hint, looks_empty; the claim's reads of Head and Tail, which its fetch-add or CAS
 // settles, wave_faa.cuh; the wait's look at Tail). The enqueue's "Head <= T" test after its
 // ticket and the dequeue's "Tail <= H + 1" test after it burns a slot form a store-then-load
-// pattern on two locations, which only sequential consistency orders.
-// Runs 220 and 223 had taken the fence off four accesses (the first read of a slot after a ticket,
-// enqueue and dequeue, acquire; CONSUME relaxed; the enqueue's ticket an acquire fetch-add), each
-// with an argument, and 2,000 GPU histories, FIFO on 1e8 tokens and every test passed; they were
-// worth 23-37 % of G-LFQ's and G-WFQ's rate up to 2^16 threads (H200, runs 240 and 249). They
-// stay fenced because of a stress close to the seed's own dequeue (kBlindStress below; runs
-// 230-253): when a warp that last found plenty draws its next dequeue tickets through wave_faa,
-// without the claim's reads, indices are left behind Head in unsafe slots of an old cycle, where
-// no dequeuer looks again, in runs of consecutive tickets. With every access seq_cst that happened
-// in 6 of 16 runs (5-37 elements each); with the four relaxed, in every run and about 30 times as
-// often (up to 2,547 elements). Its cause is not found (wave_faa.cuh). The same tickets drawn by
-// each lane's own fetch-add lose none, fenced or relaxed (254 runs), and the shipped claim, which
-// puts tickets past Tail only in herds, has lost none in 372 runs of the stress's configurations;
-// until the cause is known the rings keep the order under which the known failure is rarest.
+// pattern on two locations, which only sequential consistency orders. The three exceptions save a
+// fence each (arch.cuh: a fence is most of a step's cost): the first read of a slot after a claim
+// is acquire, CONSUME is relaxed, and the enqueue's ticket is an acquire fetch-add.
+// That read decides nothing for good: a CAS on the slot compares against what is really there and
+// returns it to decide again; an enqueuer that reads the slot as unusable only draws another
+// ticket, as it does for a burnt slot; and the one word a dequeuer takes without a CAS, an index
+// of its own ticket's cycle, no one but the ticket's holder can change once it is there. Acquire
+// is what carries an installer's payload to the dequeuer (its install is a release: the fence in
+// front of it). CONSUME needs no order of its own: until it is seen, a later lap's enqueuer only
+// finds the slot still taken and draws another ticket, and whatever follows it in the queue (the
+// index given back to the other ring, the guard's exit) is behind a fence. On the H200 (run 220)
+// these two gave G-LFQ's balanced kernel 12-22 % below 2^18 threads and 3.5 % at 2^18, its 25 %
+// and 75 % splits 14-21 % at every size, and the queue BFS on road-2M 12 %.
+// The ticket needs no fence of its own. What must come before it does already: the payload and
+// the index's way out of the other ring are ordered before the install by the install's own fence
+// (a seq_cst CAS), and the guard's entry by the fence of the operation's first claim
+// (quiescence_guard.cuh). What must come after it, it orders itself (acquire): the slot read; the
+// loads of the two store-then-load tests above and of Threshold carry their own fences. And every
+// argument about Tail below needs only this: an index installed by an instant sits at a ticket
+// drawn before it, which holds because the ticket precedes the install's fence. With the guard's
+// relaxed entry (H200, run 223): G-LFQ's balanced kernel 18-21 % faster up to 2^16 threads, its
+// 25 % and 75 % splits 11-18 % at every size, the balanced kernel and the 50 % split within noise
+// at 2^17-2^18.
+// A stress (kBlindStress below) twice had these fences put back (f51076b, bed5b8c): a build whose
+// dequeues took "blind" tickets, bare fetch-adds on Head without the claim's reads, drawn through
+// wave_faa, left indices behind Head in unsafe slots of an old cycle, with every access seq_cst
+// too, and about 30 times as often with these three relaxed. Runs 254-264 (H200) found the cause
+// outside the rings: in that build's code as CuPy's NVRTC 13.0 compiles it, lanes of a wave_faa
+// group sometimes took the leader's shuffle before its fetch-add had returned and held their rank
+// as their ticket (tickets 1, 2, ... below the ring's first one), and each such lane stranded the
+// element at the ticket it should have held, one for one (wave_faa.cuh). The rings lose nothing
+// when each lane fetch-adds its own blind ticket, relaxed or fenced (254 runs). The chain that
+// seemed to need CONSUME's fence (an enqueuer that reads an unsafe, consumed slot must then see
+// Head past its ticket) has it: that acquire read takes its value from CONSUME, a
+// read-modify-write after the seq_cst CAS that marked the slot unsafe, so it synchronizes with
+// that CAS (a release sequence), which comes after the marker's ticket on Head.
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
@@ -89,8 +111,9 @@ struct ScqRing {
   // and Tail: sCQ's own dequeue. That is a correct dequeue which puts many more tickets past Tail
   // than the claim does, and so opens often the interleavings the claim makes rare. Each lane
   // fetch-adds for itself. GQ_STRESS_BLIND_WAVE draws the blind tickets through wave_faa instead,
-  // as the seed's dequeue does, and on aq only (where it lost elements in 16 of 16 runs at 2^18
-  // threads, run 243): the failure the memory-order note above tells of.
+  // as the seed's dequeue does, and on aq only: with the device's NVRTC 13.0 and the 8-block build
+  // of 2^18 threads it hands some lanes wrong tickets (wave_faa.cuh), so it loses elements; the
+  // GPU test keeps that failure in sight.
 #if defined(GQ_STRESS_BLIND_CLAIM) || defined(GQ_STRESS_BLIND_WAVE)
   static constexpr bool kBlindStress = true;
 #else
@@ -182,10 +205,10 @@ struct ScqRing {
   GQ_HD bool enqueue(uint32_t index, const ErrorFlag& err, StatRow stat = {}) const {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
-      const uint64_t t = wave_faa<mo::seq_cst>(tail());
+      const uint64_t t = wave_faa<mo::acquire>(tail());  // acquire: see the memory-order note above
       const uint64_t j = t % (2 * n);
       const uint64_t c = cycle_of_ticket(t);
-      uint64_t e = load<mo::seq_cst>(entry(j));
+      uint64_t e = load<mo::acquire>(entry(j));  // acquire: see the memory-order note above
       for (;;) {
         const bool older = mod_less<kCycleBits>(cycle_of_word(e), c);
         if (!(older && is_bot(index_of(e)) && (safe_of(e) || (int64_t)(load<mo::seq_cst>(head()) - t) <= 0))) break;
@@ -254,7 +277,7 @@ struct ScqRing {
       }
       const uint64_t j = h % (2 * n);
       const uint64_t c = cycle_of_ticket(h);
-      uint64_t e = load<mo::seq_cst>(entry(j));
+      uint64_t e = load<mo::acquire>(entry(j));  // acquire: see the memory-order note above
       // The stress build's reading of plenty after a blind ticket: every lane found its value.
       if (blind_now && plenty)
         *plenty = ballot(active_mask(), !(cycle_of_word(e) == c && !is_bot(index_of(e)))) == 0u;
@@ -279,7 +302,7 @@ struct ScqRing {
         const bool mine = ec == c && !is_bot(index_of(e));
 #endif
         if (mine) {
-          fetch_or<mo::seq_cst>(entry(j), kBotC);  // CONSUME: index := ⊥c, cycle and safe kept
+          fetch_or<mo::relaxed>(entry(j), kBotC);  // CONSUME: index := ⊥c, cycle and safe kept (relaxed: above)
           return (uint32_t)index_of(e);
         }
         if (!mod_less<kCycleBits>(ec, c)) break;  // the slot is already ahead of this ticket

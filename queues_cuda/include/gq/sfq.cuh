@@ -62,8 +62,7 @@ struct Sfq {
   // read of one location in program order comes later in its order of writes); nobody reads
   // anything else on the strength of either. So both are relaxed, and the hand-back needs no fence.
   // (No decision here reads one location on the strength of another, as sCQ's unsafe-slot test
-  // does; under a stress sCQ's ring lost far more elements with its slot accesses relaxed than
-  // fenced: scq_ring.cuh.)
+  // does.)
   // The tickets are acquire fetch-adds: a ticket only has to be unique and to come before its
   // slot's accesses; what the thread did earlier reaches the partner through the release above,
   // and a ticket drawn after another thread's operation returned is a later one, as with a fence.

@@ -15,15 +15,23 @@
 // wave_claim (below) is the dequeue side's variant: no more tickets than the enqueue counter is
 // ahead, which keeps a swarm of dequeuers from running Head past Tail.
 //
-// Open finding (H200, runs 241-252): G-LFQ's stress build that takes some dequeue tickets blind,
-// without the claim's reads, loses elements when those tickets come from wave_faa
-// (GQ_STRESS_BLIND_WAVE, scq_ring.cuh) and none when each lane fetch-adds its own, at any memory
-// order of the rings (about 30 times as many with their relaxed accesses as with every access
-// seq_cst, run 253); the lost elements sit at runs of consecutive tickets. A probe of wave_faa and
-// wave_claim alone in the two arms of a per-lane branch handed out every ticket exactly once (run
-// 250), so the cause is not found. The shipped dequeues draw through wave_claim and lost nothing
-// in the same stress's configurations (372 runs); tests/queues_cuda/test_ring_stress_gpu.py
-// keeps the wave-drawn build losing, so that a change here that alters it is noticed.
+// Wrong tickets from the compiled code, not the algorithm (H200, CuPy's NVRTC 13.0, runs 254-264).
+// G-LFQ's stress build that draws blind dequeue tickets here (GQ_STRESS_BLIND_WAVE, scq_ring.cuh),
+// in its 8-block build for 2^18 threads, gave some lanes their rank as their ticket: base 0, the
+// leader's register read before its fetch-add returned. Logged, those lanes held tickets 1, 2, ...
+// (below the ring's first ticket), as many in each of 6 runs as the elements the run lost (the
+// tickets they should have held, never looked at). The same source built by NVRTC 13.5 lost nothing
+// in 12 runs where the 13.0 build lost in 16 of 16. In the 13.0 SASS the shuffle's fast path is
+// chosen by one lane's mask (R2UR; BRA.DIV), where 13.5 ORs every active lane's mask (REDUX.OR)
+// before it: a guard that lets a lane whose leader is not with it pass, if the two copies of this
+// code that the warp's lanes are running merge at the reconvergence point. (A reading of the SASS,
+// not NVIDIA's word.)
+// In the shipped 13.0 builds (runs/sass_scan.py, recorded in benchmarks/results, over run 263's
+// cubins) that guard sits on G-LFQ's enqueue tickets, where a wrong ticket only costs a retry (its
+// slot belongs to an older cycle), on some of G-WFQ's claims, on the renderer's wavefront counter
+// and on the BFS's first enqueue (a converged warp); G-LFQ's dequeue claims have the full guard.
+// Every shipped queue conserved every element under the split kernels at 2^18 threads (run 264).
+// tests/queues_cuda/test_ring_stress_gpu.py keeps the stress build's loss in sight.
 #pragma once
 #include "arch.cuh"
 

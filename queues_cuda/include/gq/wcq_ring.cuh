@@ -41,12 +41,14 @@
 // Ring size and Threshold: as in scq_ring.cuh, 2m slots for m = max(capacity, threads) and
 // Threshold = 3m - 1 (gwfq.cuh chooses m).
 //
-// Memory order: every shared access is seq_cst, for the same store-then-load reasons as sCQ. Run
-// 223 had made the fast path's enqueue ticket an acquire fetch-add, its first slot reads acquire
-// and the CONSUME of a finalized value relaxed, as sCQ's; they are seq_cst again, as sCQ's are,
-// because a stress of sCQ's ring loses about 30 times as many elements with those accesses relaxed
-// (scq_ring.cuh tells it; its cause is not found). The fast path here makes the same unsafe-slot
-// test ("Head <= T"); the stress was not run on this ring.
+// Memory order: every shared access is seq_cst, for the same store-then-load reasons as sCQ, but
+// on the fast path, where the exceptions are sCQ's (scq_ring.cuh has the arguments): the enqueue's
+// ticket is an acquire fetch-add, the first read of a slot after a ticket is acquire, and CONSUME
+// of a value a fast-path enqueue installed is relaxed. Here a slot of the ticket's cycle can also
+// change under its dequeuer: a slow-path helper sets Enq on it, which only matters through the
+// read's Enq bit (below). The slow path's rounds, requests and helpers keep every fence: in
+// particular the CONSUME of a value whose install is not yet finalized, which FINs the request
+// first and must not let the slot move on before that FIN is seen (consume).
 #pragma once
 #include "arch.cuh"
 #include "queue_stats.cuh"
@@ -319,7 +321,7 @@ struct WcqRing {
 
   GQ_HD bool try_enq_fast(uint64_t t, uint32_t index, uint32_t tid) const {
     const uint64_t j = t % (2 * m), c = cycle_of_ticket(t);
-    uint64_t e = load<mo::seq_cst>(entry(j));
+    uint64_t e = load<mo::acquire>(entry(j));  // acquire: a hint the CAS checks (memory-order note above)
     for (;;) {
       stat_step(stats, tid);
       if (!(older(cycle_of(e), c) && is_bot(index_of(e)) &&
@@ -386,7 +388,7 @@ struct WcqRing {
     help_threads(tid, err);
     uint64_t t = 0;
     for (uint32_t attempt = 0; attempt <= kPatienceEnq; ++attempt) {
-      t = counter_of(wave_faa<mo::seq_cst>(tail(), kTicket));
+      t = counter_of(wave_faa<mo::acquire>(tail(), kTicket));  // acquire: memory-order note above
       if (try_enq_fast(t, index, tid)) return true;
       if (err.raised()) return false;
     }
@@ -437,18 +439,24 @@ struct WcqRing {
     }
   }
 
-  // CONSUME the value of cycle c found in slot j for ticket h: index := ⊥c, Enq := 1. A value not
-  // yet finalized (Enq = 0) has its request FINned first: a helper that reads the slot moved past
-  // cycle c must then find the FIN.
+  // CONSUME the value of cycle c found in slot j for ticket h: index := ⊥c, Enq := 1.
+  // Relaxed when the value was read finalized (Enq = 1), as sCQ's CONSUME. When not, this dequeuer
+  // FINs the request first, and the CONSUME keeps its fence: a helper that reads the slot moved past
+  // cycle c must then find the FIN. (A finalized value's FIN was made before the finalizing CAS,
+  // behind that CAS's own fence, which is what a helper meeting a later cycle relies on there.)
   GQ_HD uint32_t consume(uint64_t j, uint64_t e, uint64_t h) const {
-    if (!(e & kEnqBit)) lookup(j, h);
-    fetch_or<mo::seq_cst>(entry(j), kIndexMask | kEnqBit);
+    if (e & kEnqBit) {
+      fetch_or<mo::relaxed>(entry(j), kIndexMask | kEnqBit);
+    } else {
+      lookup(j, h);
+      fetch_or<mo::seq_cst>(entry(j), kIndexMask | kEnqBit);
+    }
     return (uint32_t)index_of(e);
   }
 
   GQ_HD uint32_t try_deq_fast(uint64_t h, uint32_t tid, const ErrorFlag& err) const {
     const uint64_t j = h % (2 * m), c = cycle_of_ticket(h);
-    uint64_t e = load<mo::seq_cst>(entry(j));
+    uint64_t e = load<mo::acquire>(entry(j));  // acquire: memory-order note above
     uint32_t wait = GQ_BURN_WAIT;
     uint32_t ns = 8;
     // An empty slot gets the wait whether or not Tail is past h yet: a ticket past Tail comes from
