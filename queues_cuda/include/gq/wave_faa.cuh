@@ -23,15 +23,16 @@
 // tickets they should have held, never looked at). The same source built by NVRTC 13.5 lost nothing
 // in 12 runs where the 13.0 build lost in 16 of 16. In the 13.0 SASS the shuffle's fast path is
 // chosen by one lane's mask (R2UR; BRA.DIV), where 13.5 ORs every active lane's mask (REDUX.OR)
-// before it: a guard that lets a lane whose leader is not with it pass, if the two copies of this
-// code that the warp's lanes are running merge at the reconvergence point. (A reading of the SASS,
-// not NVIDIA's word.)
-// In the shipped 13.0 builds (runs/sass_scan.py, recorded in benchmarks/results, over run 263's
-// cubins) that guard sits on G-LFQ's enqueue tickets, where a wrong ticket only costs a retry (its
-// slot belongs to an older cycle), on some of G-WFQ's claims, on the renderer's wavefront counter
-// and on the BFS's first enqueue (a converged warp); G-LFQ's dequeue claims have the full guard.
-// Every shipped queue conserved every element under the split kernels at 2^18 threads (run 264).
-// tests/queues_cuda/test_ring_stress_gpu.py keeps the stress build's loss in sight.
+// before it: a guard that lets a lane whose leader is not with it pass, if two copies of this code
+// that the warp's lanes are running merge at the reconvergence point (our reading of the SASS, not
+// NVIDIA's word; a build with the same guard and a little more code elsewhere lost none in 20 runs,
+// so the guard is not the whole story). In the shipped 13.0 builds (benchmarks/results/
+// 2026-12-01-h200-run263-sass-scan.py over run 263's cubins) that guard sits on G-LFQ's enqueue
+// tickets, where a wrong ticket only costs a retry (its slot belongs to an older cycle), on some of
+// G-WFQ's claims, on the renderer's wavefront counter and on the BFS's first enqueue (a converged
+// warp); G-LFQ's dequeue claims have the full guard. Every shipped queue conserved every element
+// under the split kernels at 2^18 threads (run 264). tests/queues_cuda/test_ring_stress_gpu.py
+// keeps the stress build's loss in sight.
 #pragma once
 #include "arch.cuh"
 
