@@ -7,12 +7,13 @@ conservation count show a lost element: every element enqueued over the run was 
 it or by the drain, or it was lost.
 
 The second build, GQ_STRESS_BLIND_WAVE, draws the blind tickets through wave_faa, as the seed's
-dequeue does, and on aq only. Built by CuPy's NVRTC 13.0 for 2^18 threads it hands some lanes a
-wrong ticket (their rank: the leader's register read before its fetch-add returned), and each such
-lane strands one element (gq/wave_faa.cuh; runs 254-264 logged it one for one). It is held here
-both ways: the count must see its losses (so a conserving run of the first build means something),
-and the day it stops losing (a newer compiler: NVRTC 13.5's build lost none in 12 runs), this test
-says so, and the note in wave_faa.cuh wants updating.
+dequeue does, and on aq only; it must conserve every element too. Its control adds
+GQ_STRESS_LEADER_FENCE, wave_faa's spelling before run 267 (the seq_cst fence inside the leader's
+branch): built by CuPy's NVRTC 13.0 for 2^18 threads, it hands some lanes a wrong ticket (their
+rank: the leader's register read before its fetch-add returned), and each such lane strands one
+element (gq/wave_faa.cuh says why; runs 254-267). The control must see its losses, so that a
+conserving run of the other builds means something; the day a compiler stops producing them
+(NVRTC 13.5's build lost none in 12 runs), this test says so and wants another control.
 The figures are recorded under $GQ_RESULTS_DIR as in test_gpu_queues.py.
 """
 
@@ -65,13 +66,23 @@ def test_blind_ticket_stress_conserves_every_element():
     assert all(r["dequeued"] > r["threads"] for r in rows), rows  # the runs moved elements
 
 
-def test_wave_drawn_blind_tickets_still_lose_elements():
+def test_wave_drawn_blind_tickets_conserve_every_element():
     bench = bq._CudaBench(QUEUES["glfq"], ("GQ_STRESS_BLIND_WAVE",))
+    rows = [r for threads, pct in CASES for r in stressed_runs(bench, threads, pct, 4)]
+    for r in rows:
+        record({"build": "GQ_STRESS_BLIND_WAVE", **r})
+    assert all(r["error"] is None and r["lost"] == 0 for r in rows), rows
+    assert all(r["dequeued"] > r["threads"] for r in rows), rows
+
+
+def test_control_with_the_fence_in_the_leaders_branch_loses_elements():
+    defines = ("GQ_STRESS_BLIND_WAVE", "GQ_STRESS_LEADER_FENCE")
+    bench = bq._CudaBench(QUEUES["glfq"], defines)
     rows = []
-    for _ in range(4):  # up to 8 runs; the 13.0 build at 2^18 lost in 16 of 16 (runs 257, 261), at 2^16 in none
+    for _ in range(4):  # up to 8 runs; on NVRTC 13.0 at 2^18 it lost in 34 of 34 (runs 257, 261, 267), at 2^16 in none
         rows += [r for threads, pct in CASES for r in stressed_runs(bench, threads, pct, 1)]
         if any(r["error"] or r["lost"] for r in rows):
             break
     for r in rows:
-        record({"build": "GQ_STRESS_BLIND_WAVE", **r})
+        record({"build": "+".join(defines), **r})
     assert any(r["error"] or r["lost"] for r in rows), rows

@@ -141,6 +141,11 @@ template <mo O> GQ_DEV GQ_INLINE void fence_before() {
   }
 }
 
+// The order of the access that follows fence_before<O>() in the spelling of an O access: a
+// seq_cst access is the fence, then an acquire one. wave_faa.cuh splits the two between the lanes
+// of a warp (the fence in every lane, the atomic in a leader's branch).
+GQ_HD constexpr mo after_fence(mo o) { return o == mo::seq_cst ? mo::acquire : o; }
+
 template <mo O = mo::acquire> GQ_DEV GQ_INLINE uint64_t load(const uint64_t* p) {
   uint64_t v;
   fence_before<O>();
@@ -321,6 +326,11 @@ GQ_INLINE void chaos_point() {}
 // The operand type follows the pointer alone (as the GPU overloads do), so literals convert.
 template <class T> struct same_as { using type = T; };
 template <class T> using operand_t = typename same_as<T>::type;
+
+// On the host every access carries its own order (C++ atomics), so the split spelling of the GPU
+// (fence_before, after_fence) is no fence and the order unchanged.
+template <mo O> GQ_INLINE void fence_before() {}
+constexpr mo after_fence(mo o) { return o; }
 
 template <mo O = mo::acquire, class T> GQ_INLINE T load(const T* p) { chaos_point(); return __atomic_load_n(p, host_load_order(O)); }
 template <mo O = mo::release, class T> GQ_INLINE void store(T* p, operand_t<T> v) { chaos_point(); __atomic_store_n(p, v, host_store_order(O)); }

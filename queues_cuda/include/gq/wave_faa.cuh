@@ -15,24 +15,26 @@
 // wave_claim (below) is the dequeue side's variant: no more tickets than the enqueue counter is
 // ahead, which keeps a swarm of dequeuers from running Head past Tail.
 //
-// Wrong tickets from the compiled code, not the algorithm (H200, CuPy's NVRTC 13.0, runs 254-264).
-// G-LFQ's stress build that draws blind dequeue tickets here (GQ_STRESS_BLIND_WAVE, scq_ring.cuh),
-// in its 8-block build for 2^18 threads, gave some lanes their rank as their ticket: base 0, the
-// leader's register read before its fetch-add returned. Logged, those lanes held tickets 1, 2, ...
-// (below the ring's first ticket), as many in each of 6 runs as the elements the run lost (the
-// tickets they should have held, never looked at). The same source built by NVRTC 13.5 lost nothing
-// in 12 runs where the 13.0 build lost in 16 of 16. In the 13.0 SASS the shuffle's fast path is
-// chosen by one lane's mask (R2UR; BRA.DIV), where 13.5 ORs every active lane's mask (REDUX.OR)
-// before it: a guard that lets a lane whose leader is not with it pass, if two copies of this code
-// that the warp's lanes are running merge at the reconvergence point (our reading of the SASS, not
-// NVIDIA's word; a build with the same guard and a little more code elsewhere lost none in 20 runs,
-// so the guard is not the whole story). In the shipped 13.0 builds (benchmarks/results/
-// 2026-12-01-h200-run263-sass-scan.py over run 263's cubins) that guard sits on G-LFQ's enqueue
-// tickets, where a wrong ticket only costs a retry (its slot belongs to an older cycle), on some of
-// G-WFQ's claims, on the renderer's wavefront counter and on the BFS's first enqueue (a converged
-// warp); G-LFQ's dequeue claims have the full guard. Every shipped queue conserved every element
-// under the split kernels at 2^18 threads (run 264). tests/queues_cuda/test_ring_stress_gpu.py
-// keeps the stress build's loss in sight.
+// The leader's branch holds the fetch-add alone; the fence of a seq_cst fetch-add (arch.cuh spells
+// it fence, then acquire RMW) is taken by every lane before it. Why (H200, CuPy's NVRTC 13.0, runs
+// 254-267): with the fence inside the branch, G-LFQ's stress build that draws blind dequeue tickets
+// here (GQ_STRESS_BLIND_WAVE, scq_ring.cuh; 8 blocks, 2^18 threads) gave some lanes their rank as
+// their ticket, base 0 read from a leader that had not yet fetch-added, and each such lane stranded
+// the element at the ticket it should have held (logged one for one in run 262). In that SASS the
+// leader's branch holds the fence and a YIELD, and the shuffle after the branch's reconvergence
+// takes its fast path on one lane's mask (R2UR; BRA.DIV) rather than on every active lane's
+// (REDUX.OR, as NVRTC 13.5 and other 13.0 sites emit). Our reading, not NVIDIA's word: a leader
+// that yields may be left behind at the reconvergence point, and if the lane whose mask the check
+// reads belongs to a group that is whole, the group that lacks its leader shuffles anyway. The
+// evidence: built off the device by NVRTC 13.0.88 and run there (run 267), the old spelling lost
+// elements in 18 of 18 runs of the 25 % split; the shuffle over the entry's active mask in place of
+// the peers mask, which put the one-lane check on G-LFQ's hot claims too, lost 50 times as many
+// (and in the 75 % split, which the old one never did); the fence before the branch lost none in
+// 27. In the shipped 13.0 builds, G-WFQ's claims and YMC's tickets had one-lane checks after a
+// leader's branch with a fence; now no shuffle or lane barrier with a one-lane check follows a
+// region with a fence or YIELD in any of them (benchmarks/results/2026-12-01-h200-run267-yield-
+// scan.py, over every module built by NVRTC 13.0.88). GQ_STRESS_LEADER_FENCE keeps the old
+// spelling for tests/queues_cuda/test_ring_stress_gpu.py's control.
 #pragma once
 #include "arch.cuh"
 
@@ -45,7 +47,12 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
   const uint32_t leader = first_lane(mask);
   const uint32_t count = popcount(mask);
   uint64_t base = 0;
-  if (lane == leader) base = fetch_add<O>(counter, (uint64_t)count * unit);
+#if defined(GQ_STRESS_LEADER_FENCE)
+  if (lane == leader) base = fetch_add<O>(counter, (uint64_t)count * unit);  // the stress control (above)
+#else
+  fence_before<O>();  // every lane's, so that the leader's branch holds the fetch-add alone (above)
+  if (lane == leader) base = fetch_add<after_fence(O)>(counter, (uint64_t)count * unit);
+#endif
 #if defined(GQ_FAULT_NO_BROADCAST)
   // Planted fault for the checkers: lanes other than the leader guess the base from a plain read
   // instead of receiving the leader's, so two lanes can hold the same ticket.
@@ -98,14 +105,15 @@ GQ_HD GQ_INLINE Claim wave_claim(uint64_t* counter, const uint64_t* bound, uint6
   // kPlenty set when `plenty` asks and the leader saw at least plenty_at ahead.
   constexpr uint64_t kLost = ~0ull, kPlenty = 1ull << 62;
   uint64_t base = 0, granted = 0;
+  fence_before<O>();  // as in wave_faa: not in the leader's branch
   if (lane == leader) {
     const uint64_t word = load<mo::relaxed>(counter);
     const int64_t ahead = (int64_t)(load<mo::relaxed>(bound) / unit - word / unit);
     if (ahead >= (int64_t)count) {
-      base = fetch_add<O>(counter, (uint64_t)count * unit);
+      base = fetch_add<after_fence(O)>(counter, (uint64_t)count * unit);
       granted = count;
     } else if (ahead > 0) {
-      if (cas<O>(counter, word, word + (uint64_t)ahead * unit) == word) {
+      if (cas<after_fence(O)>(counter, word, word + (uint64_t)ahead * unit) == word) {
         base = word;
         granted = (uint64_t)ahead;
       } else {
