@@ -55,7 +55,8 @@
 // outside the rings: in that build's code as CuPy's NVRTC 13.0 compiles it, lanes of a wave_faa
 // group sometimes took the leader's shuffle before its fetch-add had returned and held their rank
 // as their ticket (tickets 1, 2, ... below the ring's first one), and each such lane stranded the
-// element at the ticket it should have held, one for one (wave_faa.cuh). The rings lose nothing
+// element at the ticket it should have held, one for one (wave_faa.cuh; since run 267 its fence
+// stands before the leader's branch, and the wave-drawn stress loses nothing). The rings lose nothing
 // when each lane fetch-adds its own blind ticket, relaxed or fenced (254 runs). The chain that
 // seemed to need CONSUME's fence (an enqueuer that reads an unsafe, consumed slot must then see
 // Head past its ticket) has it: that acquire read takes its value from CONSUME, a
@@ -111,9 +112,10 @@ struct ScqRing {
   // and Tail: sCQ's own dequeue. That is a correct dequeue which puts many more tickets past Tail
   // than the claim does, and so opens often the interleavings the claim makes rare. Each lane
   // fetch-adds for itself. GQ_STRESS_BLIND_WAVE draws the blind tickets through wave_faa instead,
-  // as the seed's dequeue does, and on aq only: with the device's NVRTC 13.0 and the 8-block build
-  // of 2^18 threads it hands some lanes wrong tickets (wave_faa.cuh), so it loses elements; the
-  // GPU test keeps that failure in sight.
+  // as the seed's dequeue does, and on aq only. With wave_faa's fence inside the leader's branch
+  // (GQ_STRESS_LEADER_FENCE, the spelling before run 267), the device's NVRTC 13.0 and the 8-block
+  // build of 2^18 threads, it hands some lanes wrong tickets (wave_faa.cuh) and loses elements: the
+  // GPU test's control.
 #if defined(GQ_STRESS_BLIND_CLAIM) || defined(GQ_STRESS_BLIND_WAVE)
   static constexpr bool kBlindStress = true;
 #else
