@@ -32,9 +32,9 @@
 // (and in the 75 % split, which the old one never did); the fence before the branch lost none in
 // 27. In the shipped 13.0 builds, G-WFQ's claims and YMC's tickets had one-lane checks after a
 // leader's branch with a fence; now no shuffle or lane barrier with a one-lane check follows a
-// region with a fence or YIELD in any of them (benchmarks/results/2026-12-01-h200-run267-yield-
-// scan.py, over every module built by NVRTC 13.0.88). GQ_STRESS_LEADER_FENCE keeps the old
-// spelling for tests/queues_cuda/test_ring_stress_gpu.py's control.
+// region with a fence or YIELD in any of them (tools/sass_collective_scan.py, over every module
+// built by NVRTC 13.0.88). GQ_STRESS_LEADER_FENCE keeps the old spelling for
+// tests/queues_cuda/test_ring_stress_gpu.py's control.
 #pragma once
 #include "arch.cuh"
 
