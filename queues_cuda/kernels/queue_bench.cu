@@ -5,6 +5,7 @@
 //
 // GQ_BENCH_MIN_BLOCKS asks the compiler (launch bounds) to fit that many 256-thread blocks on one
 // SM: the launcher raises it when a thread count would not otherwise be resident at once.
+#define GQ_ATOMICS_GLOBAL 1  // every atomic here is on global memory (gq/arch.cuh)
 #if GQ_QUEUE_KIND == 0
 #include <gq/ideal_ring.cuh>
 namespace gq { using Queue = IdealRing; }

@@ -2,6 +2,7 @@
 // record a history, run the FIFO token conformance. The thread programs themselves live in the
 // headers (history.cuh, fifo_tokens.cuh) and run unchanged on the CPU runtime (host/runtime.cpp).
 // Kernels take plain scalars and pointers so that CuPy can launch them without struct marshalling.
+#define GQ_ATOMICS_GLOBAL 1  // every atomic here is on global memory (gq/arch.cuh)
 #include <gq/queue_select.cuh>
 #include <gq/history.cuh>
 #include <gq/fifo_tokens.cuh>

@@ -18,6 +18,7 @@
 // ray counters and path state that live across a whole trace. Run 13 timed 2, 3 and 4 blocks per
 // SM over the 4-wide tree: 2,053 / 2,276 / 2,397 MRays/s (benchmarks/results/
 // 2026-11-29-h200-run13-mesh-ab.json); 4 is the most that 64 registers allow at 256 threads.
+#define GQ_ATOMICS_GLOBAL 1  // every atomic here is on global memory (gq/arch.cuh)
 #include <rt/compaction.h>
 #include <rt/pixel_order.h>
 #include <rt/render_args.h>

@@ -3,6 +3,7 @@
 // in every build). Each run is ONE persistent kernel launched with no more blocks than are
 // resident (sssp_demo/bfs.py asks the occupancy API), its levels separated by the software grid
 // barrier of sssp/grid.h. Kernels take plain scalars and pointers so CuPy can launch them.
+#define GQ_ATOMICS_GLOBAL 1  // every atomic here is on global memory (gq/arch.cuh)
 #include <sssp/bfs_compaction.h>
 
 // A build for no queue kind (GQ_QUEUE_KIND=0, as the compile check of every sssp kernel asks for)
