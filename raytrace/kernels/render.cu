@@ -18,7 +18,10 @@
 // ray counters and path state that live across a whole trace. Run 13 timed 2, 3 and 4 blocks per
 // SM over the 4-wide tree: 2,053 / 2,276 / 2,397 MRays/s (benchmarks/results/
 // 2026-11-29-h200-run13-mesh-ab.json); 4 is the most that 64 registers allow at 256 threads.
-#define GQ_ATOMICS_GLOBAL 1  // every atomic here is on global memory (gq/arch.cuh)
+// The atomics here are all on global memory, but this file keeps the generic spelling of gq/arch.cuh
+// (no GQ_ATOMICS_GLOBAL): with .global the tile renderer was 1-2 % slower on spheres100 (H200, runs
+// 270 and 271: G-LFQ 11.83-11.91 against 12.00-12.04 G rays/s in alternating rounds), its code
+// laid out differently, where the queue benchmark gained.
 #include <rt/compaction.h>
 #include <rt/pixel_order.h>
 #include <rt/render_args.h>

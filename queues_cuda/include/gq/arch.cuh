@@ -187,8 +187,8 @@ template <mo O = mo::release> GQ_DEV GQ_INLINE void store(uint32_t* p, uint32_t 
 // shared case (G-LFQ's benchmark kernel 5,544 -> 4,480 SASS instructions by NVRTC 13.0; H200, run
 // 270: its balanced kernel +12 % at 2^17 threads, +4-14 % at 2^18, +1-2 % below; G-WFQ +1-3 %).
 // A .global atom on a shared address is undefined, so only files whose atomics never touch shared
-// memory define it: the queue benchmark and checks, the renderer and the BFS (the heaps' and
-// Near-Far's kernels keep counters in shared memory).
+// memory define it: the queue benchmark and checks and the BFS (the heaps' and Near-Far's kernels
+// keep counters in shared memory; the renderer measured slower with it, kernels/render.cu).
 #if defined(GQ_ATOMICS_GLOBAL)
 #define GQ_ATOM_SPACE ".global"
 #else
