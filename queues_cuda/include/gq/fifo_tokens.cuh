@@ -9,8 +9,9 @@
 //
 // Roles: kFifoSplit      threads [0, producers) produce, the others consume until all arrived;
 //        kFifoBalanced   every thread enqueues its next token, then dequeues one, per_producer times.
-// With `blocking` set and a queue that has a blocking interface (SFQ), it is used; otherwise FULL
-// and EMPTY answers are retried with backoff under the spin budget.
+// With `blocking` set and a queue that has a blocking interface (SFQ), it is used (in the split
+// run the odd producers enqueue several tokens a call, enqueue_batch); otherwise FULL and EMPTY
+// answers are retried with backoff under the spin budget.
 #pragma once
 #include "arch.cuh"
 #include "blocking.cuh"
@@ -19,6 +20,9 @@
 namespace gq {
 
 enum FifoRoles : uint32_t { kFifoSplit = 0, kFifoBalanced = 1 };
+
+// Places of a producer's enqueue_batch call (blocking queues, split run).
+constexpr uint32_t kFifoBatch = 4;
 
 struct FifoArgs {
   uint32_t roles;
@@ -113,6 +117,29 @@ GQ_HD void fifo_thread(const Queue& q, const FifoArgs& a, uint32_t tid, const Er
     return;
   }
   if (producer) {
+    if constexpr (has_blocking<Queue>::value) {
+      if (a.blocking && tid % 2u == 1u) {
+        // Odd producers of a blocking queue enqueue several tokens a call (enqueue_batch): the
+        // next tokens in order into some of the kFifoBatch places, which ones changing from call
+        // to call (never none), so batches of 1 to kFifoBatch tokens with holes between them.
+        for (uint64_t s = 0; s < a.per_producer && !err.raised();) {
+          const uint32_t places = (uint32_t)((tid / 2u + s) % ((1u << kFifoBatch) - 1u)) + 1u;
+          uint32_t v[kFifoBatch];
+          bool use[kFifoBatch];
+          for (uint32_t j = 0; j < kFifoBatch; ++j) {
+            use[j] = ((places >> j) & 1u) != 0u && s < a.per_producer;
+            v[j] = 0u;
+            if (use[j]) {
+              a.pool[first + s] = ((uint64_t)tid << 32) | (s + 1u);
+              v[j] = (uint32_t)(first + s);
+              ++s;
+            }
+          }
+          if (!q.template enqueue_batch<kFifoBatch>(v, use, err)) return;
+        }
+        return;
+      }
+    }
     for (uint64_t s = 0; s < a.per_producer && !err.raised(); ++s) {
       a.pool[first + s] = ((uint64_t)tid << 32) | (s + 1u);
       if (!fifo_put(q, a, (uint32_t)(first + s), tid, err)) return;

@@ -99,6 +99,50 @@ struct Sfq {
     return take(wave_faa<mo::acquire>(head()), out, err);
   }
 
+  // Blocking enqueue of several elements a lane: v[j] for each j < K with use[j], in j order, as
+  // that many enqueues one after another would. The group's tickets come from one fetch-add
+  // (wave_faa_n: a lane's are consecutive), and the slots' turns are read together, then written
+  // behind one fence, so the lane's elements cost one round trip, not one each (the queue BFS's
+  // emits, sssp/bfs_queue.h). A slot whose turn has not come is waited for as `put` waits. A lane
+  // holds its tickets while it waits for any of them, so with the blocking dequeue it needs the
+  // queue to have room for every lane's batch at once (the BFS's: a frontier, at most n).
+  template <uint32_t K>
+  GQ_HD bool enqueue_batch(const uint32_t* v, const bool* use, const ErrorFlag& err) const {
+    uint32_t count = 0;
+    for (uint32_t j = 0; j < K; ++j) count += use[j] ? 1u : 0u;
+    const uint64_t first = wave_faa_n<mo::acquire, K>(tail(), count);
+    // Ticket first + i is slot (first % n) + i, wrapped, of lap first / n plus the wraps: one
+    // 64-bit division for the batch (a lane's tickets may wrap more than once when n < K).
+    uint64_t at[K];
+    uint32_t lap_of[K];
+    uint64_t s = first % n;
+    uint32_t lp = lap(first);
+    bool ready = true;
+    for (uint32_t j = 0; j < K; ++j) {
+      at[j] = s;
+      lap_of[j] = lp;
+      if (use[j]) {
+        // The load first, so that every one of them is issued whatever the others found.
+        ready = turn_of(load<mo::relaxed>(base + kSlots + s)) == 2u * lp && ready;
+        if (++s == n) {
+          s = 0;
+          ++lp;
+        }
+      }
+    }
+    if (ready) {
+      fence<mo::release>();  // one fence for the batch: each store below is then a release
+      for (uint32_t j = 0; j < K; ++j)
+        if (use[j]) store<mo::relaxed>(base + kSlots + at[j], ((uint64_t)(2u * lap_of[j] + 1u) << 32) | v[j]);
+      return true;
+    }
+    // Some turn has not come: every element through `put`, in order (a ready slot's turn cannot
+    // move on before this lane writes it).
+    for (uint32_t j = 0, i = 0; j < K; ++j)
+      if (use[j] && !put(first + i++, v[j], err)) return false;
+    return true;
+  }
+
   // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).
   // Counted (GQ_QUEUE_STATS): a lost claim CAS is both a CAS failure and a retry.
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {

@@ -66,6 +66,36 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
   return base + (uint64_t)popcount(mask & lanes_below(lane)) * unit;
 }
 
+// WaveFAA for lanes that each want several tickets: lane i asks for n_i <= kMaxN (0 allowed) and
+// gets the n_i tickets from base + (the n of the lanes of its group below it) on, one fetch-add
+// of the group's sum. A lane with n tickets stands for n lanes of wave_faa's group, so these are
+// the tickets of n_0 + n_1 + ... per-lane fetch-adds in lane order (Lemma III.1). The sums come
+// from ballots of n's bits (one per bit of kMaxN), not shuffles, so any set of lanes may call it.
+// The leader fetch-adds only if the group asks for anything.
+template <mo O = mo::seq_cst, uint32_t kMaxN = 4>
+GQ_HD GQ_INLINE uint64_t wave_faa_n(uint64_t* counter, uint32_t n) {
+  const uint32_t mask = peers(active_mask(), counter);
+  const uint32_t lane = lane_id();
+  const uint32_t leader = first_lane(mask);
+  const uint32_t below = mask & lanes_below(lane);
+  uint64_t total = 0, before = 0;
+  for (uint32_t b = 0; (1u << b) <= kMaxN; ++b) {
+    const uint32_t bits = ballot(mask, ((n >> b) & 1u) != 0u);
+    total += (uint64_t)popcount(bits) << b;
+    before += (uint64_t)popcount(bits & below) << b;
+  }
+  uint64_t base = 0;
+  fence_before<O>();  // as in wave_faa: the leader's branch holds the fetch-add alone
+  if (lane == leader && total) base = fetch_add<after_fence(O)>(counter, total);
+#if defined(GQ_FAULT_NO_BROADCAST)
+  if (lane != leader) base = load<mo::relaxed>(counter) - total;  // wave_faa's planted fault
+#else
+  base = shuffle(mask, base, leader);
+#endif
+  sync_lanes(mask);
+  return base + before;
+}
+
 // WaveClaim: WaveFAA for dequeue tickets, bounded by the enqueue counter. A swarm of dequeuers
 // that fetch-add Head whenever Tail is ahead runs Head far past Tail, and each ticket past Tail
 // burns the slot an enqueuer will draw next: under seed 001's split kernels the enqueuers' tickets

@@ -16,7 +16,7 @@
 // its frontier's size, so thread r makes exactly the dequeues r, r + G, ... below it (G threads),
 // each of which meets an element enqueued before the level began and so never waits; and the
 // enqueues of the next frontier find every slot handed back, as the queue was drained two levels
-// before. SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers would take one
+// before; they go in a visit_edges batch at a time, several a lane (BatchEmit, below). SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers would take one
 // at a time (over its 1 s budget on every graph, run 226); its blocking tickets come a warp at a
 // time (H200, run 234: road-24M 86 ms and Kron-21 1.98 ms, G-LFQ's 199 and 3.55). A lost vertex
 // here leaves a dequeue waiting on its slot's turn: the spin budget ends the kernel with an error
@@ -115,19 +115,44 @@ struct QueueEmit {
   }
 };
 
-// The whole run. Before it: depth all kUnvisited but the source's 0, parent all kUnvisited, the
-// queues initialised (empty), the control words zero.
-GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
-                                 const BfsQueues& bq) {
+// The blocking form's emit: each visit_edges batch goes straight into the next frontier's queue,
+// a lane's fresh vertices with one enqueue_batch (one fetch-add a warp, the lane's slots read
+// together and written together), as the compaction form appends a batch with one fetch-add and
+// its stores. Holding vertices back for QueueEmit's flush made every level's end a chain of its
+// own: on road-24M, per level (H200, run 277, %globaltimer stamps), 2.3 us from the last edge's
+// CAS to the flush's tickets (the held vertices' shuffles and the code that emits them), then
+// 1.2 us of ticket and put, where compaction's append took 0.06 us after the same CASes. With
+// BatchEmit (run 278, against c65f409 in one call): road-24M 84.6 -> 72.7 ms, road-2M 20.3 ->
+// 17.5, Kron-21 1.89 -> 1.67; Delaunay-21 8.37 -> 8.63 (its rows of about six edges take two
+// batches, so two enqueues a lane where the flush made one).
+// The frontier count C is added to once a batch (the warp's sum by ballots of the counts' bits).
+template <class Q>
+struct BatchEmit {
+  const Q* q;  // as QueueEmit's
+  uint32_t* ctl;
+  const gq::ErrorFlag& err;
+
+  GQ_HD void batch(const uint32_t* v, const bool* fresh, uint32_t lvl) const {
+    uint32_t n = 0;
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) n += fresh[j] ? 1u : 0u;
+    if (!gq::ballot(kFullWarp, n != 0u)) return;  // warp-uniform: nothing found
+    uint32_t total = 0;
+    for (uint32_t b = 0; (1u << b) <= kEdgeBatch; ++b)
+      total += gq::popcount(gq::ballot(kFullWarp, ((n >> b) & 1u) != 0u)) << b;
+    if (gq::lane_id() == 0) gq::fetch_add<gq::mo::relaxed>(ctl + kBfsFrontier0 + lvl % 3, total);
+    if (!q[lvl & 1].template enqueue_batch<kEdgeBatch>(v, fresh, err) && !err.raised())
+      err.raise(gq::kCapacity, gq::kSiteFrontier, lvl);
+  }
+  GQ_HD void flush() const {}
+};
+
+// The level loop of the queue form, with either emit.
+template <class Emit>
+GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, const gq::Queue* q,
+                                   Emit& emit) {
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
   const uint32_t tid = grid.rank();
-  const gq::Queue q[2] = {gq::Queue::view(bq.base[0], bq.capacity, grid.size()),
-                          gq::Queue::view(bq.base[1], bq.capacity, grid.size())};
-  if (grid.leader()) {
-    if (frontier_put(q[0], source, tid, err)) gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
-  }
-  QueueEmit emit{q, tid, ctl, err};
   auto drain = [&](uint32_t level, BfsCounts& c) {
     const gq::Queue& cur = q[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
@@ -184,6 +209,27 @@ GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t s
   };
   BfsCounts c;
   bfs_levels(grid, g, s, drain, emit, check, c);
+}
+
+// The whole run. Before it: depth all kUnvisited but the source's 0, parent all kUnvisited, the
+// queues initialised (empty), the control words zero.
+GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
+                                 const BfsQueues& bq) {
+  uint32_t* ctl = grid.ctl;
+  const gq::ErrorFlag& err = grid.err;
+  const uint32_t tid = grid.rank();
+  const gq::Queue q[2] = {gq::Queue::view(bq.base[0], bq.capacity, grid.size()),
+                          gq::Queue::view(bq.base[1], bq.capacity, grid.size())};
+  if (grid.leader()) {
+    if (frontier_put(q[0], source, tid, err)) gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
+  }
+  if constexpr (kBlockingFrontier) {
+    BatchEmit<gq::Queue> emit{q, ctl, err};
+    bfs_queue_levels(grid, g, s, q, emit);
+  } else {
+    QueueEmit emit{q, tid, ctl, err};
+    bfs_queue_levels(grid, g, s, q, emit);
+  }
 }
 
 }  // namespace sssp
