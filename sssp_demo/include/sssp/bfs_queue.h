@@ -16,9 +16,10 @@
 // its frontier's size, so thread r makes exactly the dequeues r, r + G, ... below it (G threads),
 // each of which meets an element enqueued before the level began and so never waits; and the
 // enqueues of the next frontier find every slot handed back, as the queue was drained two levels
-// before; they go in a visit_edges batch at a time, several a lane (BatchEmit, below). SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers would take one
-// at a time (over its 1 s budget on every graph, run 226); its blocking tickets come a warp at a
-// time (H200, run 234: road-24M 86 ms and Kron-21 1.98 ms, G-LFQ's 199 and 3.55). A lost vertex
+// before; they go in a visit_edges batch at a time, several a lane (BatchEmit, below). SFQ's
+// non-waiting claim is a CAS loop on Head, which a level's dequeuers would take one at a time
+// (over its 1 s budget on every graph, run 226); its blocking tickets come a warp at a time
+// (H200, run 234: road-24M 86 ms and Kron-21 1.98 ms, G-LFQ's 199 and 3.55). A lost vertex
 // here leaves a dequeue waiting on its slot's turn: the spin budget ends the kernel with an error
 // (the site names the wait), and the no-loss check counts as before.
 //
