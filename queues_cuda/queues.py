@@ -54,6 +54,7 @@ FAULTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "eager-full": ("GQ_FAULT_EAGER_FULL", ("glfq",)),
     "seed-ring": ("GQ_FAULT_SEED_RING", ("glfq",)),
     "sfq-no-turn": ("GQ_FAULT_SFQ_NO_TURN", ("sfq",)),
+    "sfq-every-lap-fresh": ("GQ_FAULT_SFQ_EVERY_LAP_FRESH", ("sfq",)),
     "wfq-double-round": ("GQ_FAULT_WFQ_DOUBLE_ROUND", ("gwfq",)),
     "ymc-no-deq-claim": ("GQ_FAULT_YMC_NO_DEQ_CLAIM", ("ymc",)),
 }

@@ -29,6 +29,13 @@ namespace gq {
 
 struct Sfq {
   static constexpr const char* kName = "sfq";
+#if defined(GQ_FAULT_SFQ_EVERY_LAP_FRESH)
+  // Planted fault for the checkers: every lap's enqueuer skips the turn read that only lap 0 may
+  // skip (put), writing over an element its slot's dequeuer has not taken yet.
+  static constexpr bool kEveryLapFresh = true;
+#else
+  static constexpr bool kEveryLapFresh = false;
+#endif
   static constexpr uint64_t kMaxCapacity = 1ull << 40;
   static constexpr uint64_t kLine = kHotStride;  // Head and Tail served apart (arch.cuh)
   static constexpr uint64_t kHead = 0, kTail = kLine, kSlots = 2 * kLine;
@@ -66,24 +73,41 @@ struct Sfq {
   // The tickets are acquire fetch-adds: a ticket only has to be unique and to come before its
   // slot's accesses; what the thread did earlier reaches the partner through the release above,
   // and a ticket drawn after another thread's operation returned is a later one, as with a fence.
+  //
+  // Lap 0 needs no wait: a slot's first writer is the enqueuer of its lap-0 ticket (the slot's
+  // dequeuer of lap 0 waits for turn 1, which only that enqueuer writes), so on a queue that
+  // started empty, with turns and tickets 0, ticket t < n finds turn 0 without reading it. A queue
+  // that never wraps, as the queue BFS's (capacity the vertex count, sssp/bfs_queue.h), so never
+  // reads a turn to enqueue. (A 32-bit turn of 0 also comes back at lap 2^31, hence t < n, not
+  // want == 0.)
+  //
+  // `Publish` is the order of that message passing: the default release/acquire pair, or relaxed
+  // where the caller orders the enqueuer's writes before the dequeuer's reads by other means (the
+  // queue BFS: a level enqueues only into the queue the next level drains, and the grid barrier
+  // between them is a release and an acquire for every thread).
+  template <mo Publish = mo::release>
   GQ_HD bool put(uint64_t t, uint32_t v, const ErrorFlag& err) const {
     const uint32_t want = 2u * lap(t);
-    Spin spin;
-    while (turn_of(load<mo::relaxed>(slot(t))) != want)
-      if (!spin.step(err, kSiteSfqEnqueueTurn, t)) return false;
-    store<mo::release>(slot(t), ((uint64_t)(want + 1u) << 32) | v);
+    if (t >= n && !kEveryLapFresh) {
+      Spin spin;
+      while (turn_of(load<mo::relaxed>(slot(t))) != want)
+        if (!spin.step(err, kSiteSfqEnqueueTurn, t)) return false;
+    }
+    store<Publish>(slot(t), ((uint64_t)(want + 1u) << 32) | v);
     return true;
   }
+  template <mo Publish = mo::release>
   GQ_HD bool take(uint64_t t, uint32_t* out, const ErrorFlag& err) const {
+    constexpr mo kRead = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
     const uint32_t want = 2u * lap(t) + 1u;
     Spin spin;
     uint64_t w;
 #if defined(GQ_FAULT_SFQ_NO_TURN)
     // Planted fault for the checkers: read the slot without waiting for the enqueuer's turn.
-    w = load<mo::acquire>(slot(t));
+    w = load<kRead>(slot(t));
     (void)spin;
 #else
-    while (turn_of(w = load<mo::acquire>(slot(t))) != want)
+    while (turn_of(w = load<kRead>(slot(t))) != want)
       if (!spin.step(err, kSiteSfqDequeueTurn, t)) return false;
 #endif
     *out = (uint32_t)w;
@@ -95,22 +119,29 @@ struct Sfq {
   GQ_HD bool enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
     return put(wave_faa<mo::acquire>(tail()), v, err);
   }
+  // `Publish` as put's; relaxed, the ticket is a relaxed fetch-add too (the slot's read waits for
+  // its value anyway).
+  template <mo Publish = mo::release>
   GQ_HD bool dequeue(uint32_t* out, uint32_t, const ErrorFlag& err) const {
-    return take(wave_faa<mo::acquire>(head()), out, err);
+    constexpr mo kTicket = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
+    return take<Publish>(wave_faa<kTicket>(head()), out, err);
   }
 
   // Blocking enqueue of several elements a lane: v[j] for each j < K with use[j], in j order, as
   // that many enqueues one after another would. The group's tickets come from one fetch-add
   // (wave_faa_n: a lane's are consecutive), and the slots' turns are read together, then written
   // behind one fence, so the lane's elements cost one round trip, not one each (the queue BFS's
-  // emits, sssp/bfs_queue.h). A slot whose turn has not come is waited for as `put` waits. A lane
-  // holds its tickets while it waits for any of them, so with the blocking dequeue it needs the
-  // queue to have room for every lane's batch at once (the BFS's: a frontier, at most n).
-  template <uint32_t K>
+  // emits, sssp/bfs_queue.h); on lap 0 (put says why) no turn is read and the elements cost just
+  // the ticket. A slot whose turn has not come is waited for as `put` waits. A lane holds its
+  // tickets while it waits for any of them, so with the blocking dequeue it needs the queue to
+  // have room for every lane's batch at once (the BFS's: a frontier, at most n). `Publish` as
+  // put's (relaxed: no fence, and a relaxed ticket).
+  template <uint32_t K, mo Publish = mo::release>
   GQ_HD bool enqueue_batch(const uint32_t* v, const bool* use, const ErrorFlag& err) const {
+    constexpr mo kTicket = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
     uint32_t count = 0;
     for (uint32_t j = 0; j < K; ++j) count += use[j] ? 1u : 0u;
-    const uint64_t first = wave_faa_n<mo::acquire, K>(tail(), count);
+    const uint64_t first = wave_faa_n<kTicket, K>(tail(), count);
     // Ticket first + i is slot (first % n) + i, wrapped, of lap first / n plus the wraps: one
     // 64-bit division for the batch (a lane's tickets may wrap more than once when n < K).
     uint64_t at[K];
@@ -118,12 +149,15 @@ struct Sfq {
     uint64_t s = first % n;
     uint32_t lp = lap(first);
     bool ready = true;
+    // The batch's last ticket on lap 0: no turn to read (the test is the whole lane's, so the
+    // loop below compiles once without loads).
+    const bool fresh = first + count <= n || kEveryLapFresh;
     for (uint32_t j = 0; j < K; ++j) {
       at[j] = s;
       lap_of[j] = lp;
       if (use[j]) {
         // The load first, so that every one of them is issued whatever the others found.
-        ready = turn_of(load<mo::relaxed>(base + kSlots + s)) == 2u * lp && ready;
+        if (!fresh) ready = turn_of(load<mo::relaxed>(base + kSlots + s)) == 2u * lp && ready;
         if (++s == n) {
           s = 0;
           ++lp;
@@ -131,7 +165,7 @@ struct Sfq {
       }
     }
     if (ready) {
-      fence<mo::release>();  // one fence for the batch: each store below is then a release
+      fence<Publish>();  // one fence for the batch (none when relaxed): each store is then a release
       for (uint32_t j = 0; j < K; ++j)
         if (use[j]) store<mo::relaxed>(base + kSlots + at[j], ((uint64_t)(2u * lap_of[j] + 1u) << 32) | v[j]);
       return true;
@@ -139,7 +173,7 @@ struct Sfq {
     // Some turn has not come: every element through `put`, in order (a ready slot's turn cannot
     // move on before this lane writes it).
     for (uint32_t j = 0, i = 0; j < K; ++j)
-      if (use[j] && !put(first + i++, v[j], err)) return false;
+      if (use[j] && !put<Publish>(first + i++, v[j], err)) return false;
     return true;
   }
 

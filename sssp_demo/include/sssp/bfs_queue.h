@@ -15,8 +15,9 @@
 // A queue kind with a blocking interface (SFQ, gq/blocking.cuh) is used through it: a level knows
 // its frontier's size, so thread r makes exactly the dequeues r, r + G, ... below it (G threads),
 // each of which meets an element enqueued before the level began and so never waits; and the
-// enqueues of the next frontier find every slot handed back, as the queue was drained two levels
-// before; they go in a visit_edges batch at a time, several a lane (BatchEmit, below). SFQ's
+// enqueues of the next frontier read no turn at all: a vertex is enqueued once, and the host makes
+// each queue's capacity the vertex count, so no ticket leaves lap 0 (Sfq::put). They go in a
+// visit_edges batch at a time, several a lane (BatchEmit, below). SFQ's
 // non-waiting claim is a CAS loop on Head, which a level's dequeuers would take one at a time
 // (over its 1 s budget on every graph, run 226); its blocking tickets come a warp at a time
 // (H200, run 234: road-24M 86 ms and Kron-21 1.98 ms, G-LFQ's 199 and 3.55). A lost vertex
@@ -52,10 +53,16 @@ GQ_HD GQ_INLINE bool frontier_put(const Q& q, uint32_t v, uint32_t tid, const gq
   else
     return q.try_enqueue(v, tid, err);
 }
+// The blocking dequeue and BatchEmit's enqueues are relaxed (Sfq::put's `Publish`): a level only
+// enqueues into the queue the next level drains, and the grid barrier between the two levels
+// orders every thread's writes before every thread's reads (grid.h). H200, run 280 (kernel ms,
+// road-2M / road-24M / Kron-21 / Delaunay-21): with the release and acquire 16.9 / 68.6 / 1.61 /
+// 7.99, relaxed 16.1 / 65.5 / 1.40 / 7.29; relaxed but reading every turn (before lap 0 skipped
+// them) 17.3 / 70.8 / 1.50 / 8.18; before both 18.1 / 74.2 / 1.69 / 8.84.
 template <class Q>
 GQ_HD GQ_INLINE bool frontier_take(const Q& q, uint32_t* v, uint32_t tid, const gq::ErrorFlag& err) {
   if constexpr (gq::has_blocking<Q>::value)
-    return q.dequeue(v, tid, err);
+    return q.template dequeue<gq::mo::relaxed>(v, tid, err);
   else
     return q.try_dequeue(v, tid, err);
 }
@@ -141,7 +148,7 @@ struct BatchEmit {
     for (uint32_t b = 0; (1u << b) <= kEdgeBatch; ++b)
       total += gq::popcount(gq::ballot(kFullWarp, ((n >> b) & 1u) != 0u)) << b;
     if (gq::lane_id() == 0) gq::fetch_add<gq::mo::relaxed>(ctl + kBfsFrontier0 + lvl % 3, total);
-    if (!q[lvl & 1].template enqueue_batch<kEdgeBatch>(v, fresh, err) && !err.raised())
+    if (!q[lvl & 1].template enqueue_batch<kEdgeBatch, gq::mo::relaxed>(v, fresh, err) && !err.raised())
       err.raise(gq::kCapacity, gq::kSiteFrontier, lvl);
   }
   GQ_HD void flush() const {}
