@@ -28,8 +28,7 @@ GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint3
     }
     GQ_HD void flush() const {}
   } emit{frontier, ctl, g.n, err};
-  auto drain = [&](uint32_t level, BfsCounts& c) {
-    const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
+  auto drain = [&](uint32_t level, uint32_t count, BfsCounts& c) {
     const uint32_t* cur = frontier[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
     const bool look = looks_first(grid, count);

@@ -16,8 +16,9 @@
 // Every loop here is warp-uniform (all lanes present), so `emit` may use warp collectives.
 //
 // Control words after grid.h's (r = level): the frontier sizes C[r % 3] (filled in level r - 1,
-// read in level r, cleared by the leader when level r + 1 starts, for frontier r + 3), the
-// dequeue counts T[r % 3], the chunk-list lengths H[r % 2]; bfs_levels says when each is safe.
+// read as level r begins, cleared by bfs_levels' keeper when level r + 1 starts, for frontier
+// r + 3), the dequeue counts T[r % 3], the chunk-list lengths H[r % 2]; bfs_levels says when each
+// is safe.
 #pragma once
 #include "advance.h"
 
@@ -48,7 +49,7 @@ struct BfsState {
   uint64_t* chunks;    // chunk list (chunk << 32 | vertex), `chunk_cap` entries
   uint32_t chunk_cap;
   uint64_t* stats;     // levels, edges scanned, vertices expanded (added to)
-  uint64_t budget_ns;  // 0: none; else the leader stops the grid (kAbort) once a level ends past it
+  uint64_t budget_ns;  // 0: none; else the keeper stops the grid (kAbort) once a level ends past it
 };
 
 // What one thread counts (added to BfsState::stats once, at the end).
@@ -152,39 +153,54 @@ GQ_HD GQ_INLINE void add_counts(const BfsState& s, const BfsCounts& c) {
   if (c.expanded) gq::fetch_add<gq::mo::relaxed>(s.stats + 2, c.expanded);
 }
 
-// The level loop both forms run. `drain(level, counts)` expands the frontier of depth `level`
-// (its vertices get `level + 1` neighbours), emitting into the next one and counting it in
-// C[(level + 1) % 3]; `emit` is what the chunk phase emits through (the same), and
-// `emit.flush()` puts out what it may hold back before the level's barrier (warp-wide).
-// `check(level)` runs on the leader after the level is done (the queue form's no-loss check).
+// The level loop both forms run. `drain(level, count, counts)` expands the frontier of depth
+// `level`, `count` vertices (its vertices get `level + 1` neighbours), emitting into the next one
+// and counting it in C[(level + 1) % 3]; `emit` is what the chunk phase emits through (the same),
+// and `emit.flush()` puts out what it may hold back before the level's barrier (warp-wide).
+// `check(level)` runs after the level is done (the queue form's no-loss check).
 // Every decision is read by all threads from the same word after a barrier, so all leave together.
+//
+// The level's bookkeeping (clearing the words, the check, the level count, the budget) is the
+// keeper's, the grid's last thread: a level's vertices go to the lowest ranks first, so on a small
+// level (a road graph's) the keeper has none, and no vertex waits behind its round trips. As the
+// leader's (rank 0, whose warp has vertices at every level) the queue form's check held warp 0
+// back for a round trip a level. The next frontier's size is read beside the chunk count after the
+// level's barrier, one round trip for both (it is final there unless the level deferred hubs,
+// whose chunks emit into it too: then it is read again after the chunk phase), and handed to the
+// drain, which read it once more before. H200, run 281 (kernel ms, road-24M): queue form (SFQ)
+// 65.5 -> ?, compaction 54.3 -> ?.
 template <class Drain, class Emit, class Check>
 GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, Drain drain, Emit& emit,
                              Check check, BfsCounts& c) {
   uint32_t* ctl = grid.ctl;
-  const uint64_t started = grid.leader() && s.budget_ns ? grid.now_ns() : 0;
+  const bool keeper = grid.rank() == grid.size() - 1u;
+  const uint64_t started = keeper && s.budget_ns ? grid.now_ns() : 0;
   bool go = grid.sync();  // the caller's seeding of level 0 is visible
   uint32_t level = 0;
+  uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0);
   while (go) {
-    if (gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3) == 0u) break;
-    // Words nobody touches in this level: C[(level + 2) % 3] was last read when level - 1 began
-    // (before the barrier that ended it) and is next filled in level + 1; T[(level + 1) % 3] was
+    if (count == 0u) break;
+    // Words nobody touches in this level: C[(level + 2) % 3] was last read as level - 1 began
+    // (after the barrier that ended level - 2) and by the keeper's check of level - 1, and is next
+    // filled in level + 1; T[(level + 1) % 3] was
     // last read by the check of level - 2; H[(level + 1) % 2] was last read in level - 1's chunk
     // phase (or was 0, so the store changes nothing).
-    if (grid.leader()) {
+    if (keeper) {
       gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0 + (level + 2) % 3, 0u);
       gq::store<gq::mo::relaxed>(ctl + kBfsTaken0 + (level + 1) % 3, 0u);
       gq::store<gq::mo::relaxed>(ctl + kBfsChunks0 + (level + 1) % 2, 0u);
     }
-    drain(level, c);
+    drain(level, count, c);
     if (!grid.sync()) break;
     const uint32_t nchunks = gq::load<gq::mo::relaxed>(ctl + kBfsChunks0 + level % 2);
+    count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + (level + 1) % 3);
     if (nchunks) {
       expand_chunks(grid, g, s, nchunks, level + 1, c, emit);
       emit.flush();
       if (!grid.sync()) break;
+      count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + (level + 1) % 3);
     }
-    if (grid.leader()) {
+    if (keeper) {
       check(level);
       gq::fetch_add<gq::mo::relaxed>(s.stats + 0, 1ull);
       if (s.budget_ns && grid.now_ns() - started > s.budget_ns) grid.request_stop();

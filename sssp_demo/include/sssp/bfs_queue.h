@@ -8,7 +8,7 @@
 // Why EMPTY ends a warp's level: nobody enqueues into the queue being drained during its level,
 // so a linearizable EMPTY answer means every element has been taken. An EMPTY answer takes no
 // ticket (ScqRing::observed_empty), so a hundred thousand threads meeting an empty ring at every
-// level's end leave its slots alone for the next level's enqueuers. The leader still checks after
+// level's end leave its slots alone for the next level's enqueuers. The keeper still checks after
 // each level that the dequeues counted equal the enqueues (else kCorrupt: an element was lost,
 // never a silently wrong depth).
 //
@@ -161,15 +161,14 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
   const uint32_t tid = grid.rank();
-  auto drain = [&](uint32_t level, BfsCounts& c) {
+  auto drain = [&](uint32_t level, uint32_t count, BfsCounts& c) {
     const gq::Queue& cur = q[level & 1];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
-    const uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + level % 3);
     uint32_t* took = ctl + kBfsTaken0 + level % 3;
     const bool look = looks_first(grid, count);
     if (kBlockingFrontier) {
       // Thread r dequeues r, r + G, ... below `count` (blocking: the header says why none waits).
-      // T counts them, for the leader's no-loss check.
+      // T counts them, for the keeper's no-loss check.
       for (uint32_t k = grid.rank();; k += grid.size()) {
         const bool have = k < count;
         if (!gq::ballot(kFullWarp, have)) break;
@@ -190,7 +189,7 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
       // A larger frontier is drained by every warp until one of its lanes has seen EMPTY (nobody
       // enqueues into this queue during the level, so it stays empty), or until the level's
       // running count of dequeues T reaches the frontier's size.
-      // T is added to as the warp dequeues (the add in flight while it expands), so the leader's
+      // T is added to as the warp dequeues (the add in flight while it expands), so the keeper's
       // no-loss check reads the same total: a lost vertex keeps T short, and the check fails.
       const bool one_round = count <= grid.size();
       const bool tries = !one_round || grid.rank() < count;
