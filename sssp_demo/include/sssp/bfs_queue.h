@@ -176,7 +176,9 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
         const bool got = have && frontier_take(cur, &u, tid, err);
         warp_count(took, got);
         expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
-        if (gq::ballot(kFullWarp, err.raised())) break;
+        // The flag only where another turn follows: after the last, the barrier reads it anyway,
+        // and this read's round trip was the warp's last step before it.
+        if (gq::ballot(kFullWarp, k + grid.size() < count && err.raised())) break;
       }
     } else {
       // A frontier of `count` vertices no larger than the grid is taken in one round: the threads

@@ -132,9 +132,17 @@ struct Grid {
   // run 20 saw one leave at a barrier the others had passed, when each block read kAbort for
   // itself) reads the other parity's bit. Once a barrier stops, block 0 also sets the other
   // parity's bit, which nobody reads any more (everyone has arrived at this barrier), so every
-  // later barrier stops too. An error stays each block's own test: it also ends every wait, so a
-  // block still waiting at the barrier before a failed round may leave there, one barrier early;
-  // no block passes the barrier after it (tests/sssp_demo/test_grid_barrier.py).
+  // later barrier stops too.
+  //
+  // An error is read before the arrival, not after the wait: a block whose thread 0 sees the flag
+  // up (a raise by any thread of the block in the round is ordered before by block_sync) does not
+  // arrive, so the barrier never flips and every waiter leaves on the flag. No block passes the
+  // barrier after a failed round; a block still waiting at the barrier before it may leave there,
+  // one barrier early (tests/sssp_demo/test_grid_barrier.py). The read is issued before the fence,
+  // whose wait for the block's stores hides its round trip; read after the wait it was one more
+  // round trip on every barrier's critical path (1.34 -> 1.02 us a barrier, run 283). The one
+  // error a flip can follow is a wait that gave up on its budget: that block leaves here, the
+  // others at the next barrier.
   //
   // Ordering by fences around relaxed accesses, as grid.sync() does: a fence before the arrival
   // releases the block's writes; the arrivals form one chain of read-modify-writes, which the
@@ -142,38 +150,45 @@ struct Grid {
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
+      const bool failed = err.raised();
       gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
-      uint64_t* word = bar_word();
-      const uint64_t add = block == 0 ? (uint64_t)(kBarFlip - (blocks - 1u)) : 1ull;
-      const uint64_t was = gq::fetch_add<gq::mo::relaxed>(word, add);
-      const uint32_t before = (uint32_t)was & kBarFlip;
-      uint64_t now = was + add;
-      if (((uint32_t)now & kBarFlip) == before) {  // not the last arrival: wait for the flip
-        // The first kBarHotPolls polls back to back, the error flag read every kBarPollBurst of
-        // them: a barrier is usually over within a few round trips. A longer wait (block 0's
-        // serial heap work in parDijkstra can take milliseconds) then sleeps, the Spin's growing
-        // backoff after every poll, with the flag and the budget every kBarPollBurst polls. The
-        // budget counts bursts, so a quarter of the steps keeps about the wall time it allowed.
-        gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
-        for (uint32_t polls = 1;; ++polls) {
-          if (((uint32_t)(now = gq::load<gq::mo::relaxed>(word)) & kBarFlip) != before) break;
-          if (polls % kBarPollBurst) {
-            if (polls > kBarHotPolls) gq::backoff(spin.ns);
-            continue;
-          }
-          if (polls <= kBarHotPolls ? err.raised() : !spin.step(err, gq::kSiteGridBarrier, was)) break;
-        }
-      }
-      gq::fence<gq::mo::acq_rel>();
-      const bool flipped = ((uint32_t)now & kBarFlip) != before;  // false only when the wait gave up
-      const uint32_t parity = ((uint32_t)now & kBarFlip) ? 1u : 0u;
-      const bool stop = flipped && ((now >> (kBarStopShift + parity)) & 1ull) != 0ull;
-      if (stop && block == 0) gq::fetch_or<gq::mo::relaxed>(word, 1ull << (kBarStopShift + (parity ^ 1u)));
-      const bool go = !err.raised() && flipped && !stop;
-      gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
+      gq::store<gq::mo::relaxed>(verdict, !failed && arrive_and_wait() ? 1u : 0u);
     }
     block_sync();
     return gq::load<gq::mo::relaxed>(verdict) != 0u;
+  }
+
+ private:
+  // Thread 0's arrival at sync()'s barrier, after its fence, and its wait for the flip: true when
+  // the barrier flipped and asked for no stop.
+  GQ_HD bool arrive_and_wait() const {
+    uint64_t* word = bar_word();
+    const uint64_t add = block == 0 ? (uint64_t)(kBarFlip - (blocks - 1u)) : 1ull;
+    const uint64_t was = gq::fetch_add<gq::mo::relaxed>(word, add);
+    const uint32_t before = (uint32_t)was & kBarFlip;
+    uint64_t now = was + add;
+    if (((uint32_t)now & kBarFlip) == before) {  // not the last arrival: wait for the flip
+      // The first kBarHotPolls polls back to back, the error flag read every kBarPollBurst of
+      // them: a barrier is usually over within a few round trips. A longer wait (block 0's
+      // serial heap work in parDijkstra can take milliseconds) then sleeps, the Spin's growing
+      // backoff after every poll, with the flag and the budget every kBarPollBurst polls. The
+      // budget counts bursts, so a quarter of the steps keeps about the wall time it allowed.
+      gq::Spin spin(GQ_DEVICE_BUILD ? SSSP_BARRIER_BUDGET / 4u : GQ_SPIN_BUDGET);
+      for (uint32_t polls = 1;; ++polls) {
+        if (((uint32_t)(now = gq::load<gq::mo::relaxed>(word)) & kBarFlip) != before) break;
+        if (polls % kBarPollBurst) {
+          if (polls > kBarHotPolls) gq::backoff(spin.ns);
+          continue;
+        }
+        if (polls <= kBarHotPolls ? err.raised() : !spin.step(err, gq::kSiteGridBarrier, was)) break;
+      }
+    }
+    gq::fence<gq::mo::acq_rel>();
+    if (((uint32_t)now & kBarFlip) == before) return false;  // the wait gave up
+    const uint32_t parity = ((uint32_t)now & kBarFlip) ? 1u : 0u;
+    const bool stop = ((now >> (kBarStopShift + parity)) & 1ull) != 0ull;
+    if (stop && block == 0) gq::fetch_or<gq::mo::relaxed>(word, 1ull << (kBarStopShift + (parity ^ 1u)));
+    return !stop;
   }
 };
 
