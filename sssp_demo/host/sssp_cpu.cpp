@@ -29,7 +29,7 @@ template <class Body> void run_grid(uint32_t threads, uint32_t* ctl, uint32_t* e
   std::vector<uint32_t> verdicts(threads, 0);
   for (uint32_t b = 0; b < threads; ++b)
     pool.emplace_back([=, &verdicts] {
-      body(sssp::Grid{b, threads, 0, 1, ctl, &verdicts[b], gq::ErrorFlag{err_words}});
+      body(sssp::Grid(b, threads, 0, 1, ctl, &verdicts[b], err_words));
     });
   for (auto& t : pool) t.join();
 }

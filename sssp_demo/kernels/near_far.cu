@@ -16,7 +16,7 @@ extern "C" __global__ void __launch_bounds__(512)
   // (run 54) leave room for one block of 512 threads (the default) or two of 256.
   __shared__ sssp::OwnItem own[2][sssp::kOwnItems];
   __shared__ uint32_t own_count[2];
-  const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, err_words);
   const sssp::NearFarState s{dist,    {items0, items1}, item_cap, {far0, far1}, in_far,    mark,
                              nearest, stats,            lanes,    ch,           budget_ns, local_items,
                              {own[0], own[1]}, own_count, own_cap < sssp::kOwnItems ? own_cap : sssp::kOwnItems};

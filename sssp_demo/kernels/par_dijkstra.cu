@@ -15,7 +15,7 @@ extern "C" __global__ void __launch_bounds__(256)
                            uint64_t budget_ns, uint32_t local_items, uint32_t* err_words) {
   __shared__ uint32_t verdict;
   __shared__ sssp::BlockScratch scratch;
-  const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, err_words);
   const sssp::ParDijkstraState s{dist,  items, item_cap, updates, mark,  settled, batch,
                                  &scratch, stats, lanes, ch, budget_ns, local_items};
   sssp::par_dijkstra_grid(grid, sssp::Csr{indptr, indices, weights, n}, source, limit, w_min,

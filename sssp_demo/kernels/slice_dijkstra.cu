@@ -112,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(256)
   extern __shared__ uint64_t keys[];  // [slice], then (table_in_shared) [n + 1] uint32 offsets
   __shared__ uint32_t verdict;
   __shared__ sssp::SliceScratch scratch;
-  const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, err_words);
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);
   const sssp::SliceDijkstraState s{dist, sssp::SlicedEdges{sliced_indices, sliced_weights}, slots,
                                    stats, slice, budget_ns, profile, light, w_light};
@@ -134,7 +134,7 @@ __device__ __forceinline__ void cluster_run(uint32_t n, uint32_t source, double 
   __shared__ sssp::SliceScratch scratch;
   __shared__ sssp::ClusterCandidate inbox[2 * kClusterBlocks];  // every block's offer, by round parity
   __shared__ uint64_t inbox_bars[2];                              // their mbarriers, one a parity
-  const sssp::Grid grid{blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, gq::ErrorFlag{err_words}};
+  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, err_words);
   if (threadIdx.x == 0) sssp::inbox_init(inbox_bars);
   sssp::cluster_sync(grid);  // every inbox ready before any block pushes into it
   const uint32_t* table = offset_row(keys, slice, offsets, n, table_in_shared);

@@ -428,10 +428,16 @@ GQ_INLINE void backoff(uint32_t& ns) {
 
 struct ErrorFlag {
   uint32_t* words;  // [code, site, detail_lo, detail_hi]
+  // A word of which every raise also sets `signal_bits` (none if null): the stop bits of the
+  // persistent kernels' grid barrier (sssp/grid.h), so a barrier that completes after a raise
+  // turns every block away without a read of the flag on its critical path.
+  uint64_t* signal = nullptr;
+  uint64_t signal_bits = 0;
 
   GQ_HD GQ_INLINE bool raised() const { return load<mo::relaxed>(words) != 0u; }
   // The first error wins; later ones would only obscure the cause.
   GQ_HD GQ_INLINE void raise(uint32_t code, uint32_t site, uint64_t detail) const {
+    if (signal) fetch_or<mo::relaxed>(signal, signal_bits);
     if (cas<mo::relaxed>(words, 0u, code) == 0u) {
       store<mo::relaxed>(words + 1, site);
       store<mo::relaxed>(words + 2, (uint32_t)detail);

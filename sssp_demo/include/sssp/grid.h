@@ -18,7 +18,7 @@
 // It is only safe with every block resident, so launches never exceed the occupancy API's count.
 // Every wait is a bounded gq::Spin: a missing partner ends the kernel with the error flag
 // (kSiteGridBarrier), never a hang; once the flag is up every later wait gives up at once, so all
-// blocks leave.
+// blocks leave. A raise of the grid's error flag also sets both stop bits (sync() says why).
 #pragma once
 #include <gq/arch.cuh>
 
@@ -48,6 +48,7 @@ constexpr uint32_t kBarFlip = 1u << 31;  // the counter's bit that each barrier 
 // Stop at the barrier that flips kBarFlip to p: bit kBarStopShift + p of the word (the carries
 // below would need 2^31 barriers to reach them).
 constexpr uint32_t kBarStopShift = 62;
+constexpr uint64_t kBarStopBits = 3ull << kBarStopShift;  // both: every barrier from now on stops
 // Polls of the barrier word between two checks of the error flag and the budget (each poll is a
 // device-memory round trip already; a wait here is usually on the critical path).
 constexpr uint32_t kBarPollBurst = 8;
@@ -59,7 +60,14 @@ struct Grid {
   uint32_t thread, width;    // this thread in its block, and the block's width
   uint32_t* ctl;             // device words: kBarCount, kBarHigh, kAbort, then the algorithm's
   uint32_t* verdict;         // one word the block shares (shared memory on the GPU)
-  gq::ErrorFlag err;
+  gq::ErrorFlag err;          // its raise() also sets kBarStopBits in the barrier word
+
+  // Block `block` of `blocks`, thread `thread` of `width`, over the control words `ctl` (zeroed by
+  // the host before the launch) and the error words `err_words`.
+  GQ_HD Grid(uint32_t block, uint32_t blocks, uint32_t thread, uint32_t width, uint32_t* ctl, uint32_t* verdict,
+             uint32_t* err_words)
+      : Grid(block, blocks, thread, width, ctl, verdict,
+             gq::ErrorFlag{err_words, reinterpret_cast<uint64_t*>(ctl + kBarCount), kBarStopBits}) {}
 
   GQ_HD uint32_t rank() const { return block * width + thread; }
   GQ_HD GQ_INLINE uint64_t* bar_word() const { return reinterpret_cast<uint64_t*>(ctl + kBarCount); }
@@ -85,7 +93,7 @@ struct Grid {
 
   // This block alone, as a grid of one block (for rounds small enough for one block: the other
   // blocks wait at the grid barrier meanwhile).
-  GQ_HD Grid block_only() const { return Grid{0, 1, thread, width, ctl, verdict, err}; }
+  GQ_HD Grid block_only() const { return Grid(0, 1, thread, width, ctl, verdict, err); }
 
   // Block 0, before it works alone while the others wait at the next grid barrier: wait until
   // every other block has arrived there, so none still reads a word block 0 is about to change.
@@ -124,7 +132,7 @@ struct Grid {
 
   // Every thread of the grid arrives before any leaves; what any thread wrote before is visible
   // to every thread after. Returns false, for every thread of a block alike, once the error flag
-  // is up or the leader asked everyone to stop (kAbort): callers leave their loop then.
+  // is raised or the leader asked everyone to stop (kAbort): callers leave their loop then.
   //
   // The stop of a barrier is the stop bit of the flip it makes, read in the word that shows the
   // flip: the leader sets it before its block arrives (request_stop), so it is in the word before
@@ -134,15 +142,15 @@ struct Grid {
   // parity's bit, which nobody reads any more (everyone has arrived at this barrier), so every
   // later barrier stops too.
   //
-  // An error is read before the arrival, not after the wait: a block whose thread 0 sees the flag
-  // up (a raise by any thread of the block in the round is ordered before by block_sync) does not
-  // arrive, so the barrier never flips and every waiter leaves on the flag. No block passes the
-  // barrier after a failed round; a block still waiting at the barrier before it may leave there,
-  // one barrier early (tests/sssp_demo/test_grid_barrier.py). The read is issued before the fence,
-  // whose wait for the block's stores hides its round trip; read after the wait it was one more
-  // round trip on every barrier's critical path (1.34 -> 1.02 us a barrier, run 283). The one
-  // error a flip can follow is a wait that gave up on its budget: that block leaves here, the
-  // others at the next barrier.
+  // An error stops the barrier the same way: the grid's error flag sets both stop bits when it is
+  // raised. A raise in a round comes before its block's arrival (block_sync, then thread 0's
+  // fence), so before the flip, which then stops every block: no block passes the barrier after a
+  // failed round, and one still waiting at the barrier before it may leave there, one barrier
+  // early (tests/sssp_demo/test_grid_barrier.py). Nobody reads the flag after the wait: that read
+  // was one more round trip on every barrier's critical path (H200, run 283: 1.34 -> 1.02 us a
+  // barrier without it, at one block of 256 an SM; read before the arrival instead it cost as
+  // much, run 284). The flag still ends a long wait. The one raise a flip may come before is a
+  // wait's own, on its budget: that block leaves at once, the others at the next barrier.
   //
   // Ordering by fences around relaxed accesses, as grid.sync() does: a fence before the arrival
   // releases the block's writes; the arrivals form one chain of read-modify-writes, which the
@@ -150,15 +158,18 @@ struct Grid {
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
-      const bool failed = err.raised();
       gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
-      gq::store<gq::mo::relaxed>(verdict, !failed && arrive_and_wait() ? 1u : 0u);
+      gq::store<gq::mo::relaxed>(verdict, arrive_and_wait() ? 1u : 0u);
     }
     block_sync();
     return gq::load<gq::mo::relaxed>(verdict) != 0u;
   }
 
  private:
+  GQ_HD Grid(uint32_t block, uint32_t blocks, uint32_t thread, uint32_t width, uint32_t* ctl, uint32_t* verdict,
+             gq::ErrorFlag err)
+      : block(block), blocks(blocks), thread(thread), width(width), ctl(ctl), verdict(verdict), err(err) {}
+
   // Thread 0's arrival at sync()'s barrier, after its fence, and its wait for the flip: true when
   // the barrier flipped and asked for no stop.
   GQ_HD bool arrive_and_wait() const {
