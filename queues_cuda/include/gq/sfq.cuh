@@ -55,9 +55,13 @@ struct Sfq {
 
   GQ_HD uint64_t* head() const { return base + kHead; }
   GQ_HD uint64_t* tail() const { return base + kTail; }
-  GQ_HD uint64_t* slot(uint64_t t) const { return base + kSlots + t % n; }
+  // Ticket t's slot and lap. On lap 0 (a queue that never wraps, as the queue BFS's, never leaves
+  // it) without the 64-bit division, which stands between a ticket and its slot's access: some
+  // twenty dependent instructions, a subroutine call once t is past 2^32 (sm_90 SASS).
+  GQ_HD uint64_t index_of(uint64_t t) const { return t < n ? t : t % n; }
+  GQ_HD uint32_t lap(uint64_t t) const { return t < n ? 0u : (uint32_t)(t / n); }
+  GQ_HD uint64_t* slot(uint64_t t) const { return base + kSlots + index_of(t); }
   GQ_HD static uint32_t turn_of(uint64_t w) { return (uint32_t)(w >> 32); }
-  GQ_HD uint32_t lap(uint64_t t) const { return (uint32_t)(t / n); }
 
   // Slot hand-over for an already claimed ticket: wait for the turn, then write or read.
   // Memory order. The value travels in the slot word itself, so only one thing needs more than
@@ -142,11 +146,11 @@ struct Sfq {
     uint32_t count = 0;
     for (uint32_t j = 0; j < K; ++j) count += use[j] ? 1u : 0u;
     const uint64_t first = wave_faa_n<kTicket, K>(tail(), count);
-    // Ticket first + i is slot (first % n) + i, wrapped, of lap first / n plus the wraps: one
-    // 64-bit division for the batch (a lane's tickets may wrap more than once when n < K).
+    // Ticket first + i is slot (first % n) + i, wrapped, of lap first / n plus the wraps: at most
+    // one 64-bit division for the batch (a lane's tickets may wrap more than once when n < K).
     uint64_t at[K];
     uint32_t lap_of[K];
-    uint64_t s = first % n;
+    uint64_t s = index_of(first);
     uint32_t lp = lap(first);
     bool ready = true;
     // The batch's last ticket on lap 0: no turn to read (the test is the whole lane's, so the
