@@ -13,9 +13,11 @@ namespace {
 
 template <class Body> void run_grid(uint32_t threads, uint32_t* ctl, uint32_t* err_words, Body body) {
   std::vector<std::thread> pool;
-  std::vector<uint32_t> verdicts(threads, 0);
+  std::vector<uint32_t> verdicts(threads * sssp::kBfsBlockWords, 0);
   for (uint32_t b = 0; b < threads; ++b)
-    pool.emplace_back([=, &verdicts] { body(sssp::Grid(b, threads, 0, 1, ctl, &verdicts[b], err_words)); });
+    pool.emplace_back([=, &verdicts] {
+      body(sssp::Grid(b, threads, 0, 1, ctl, &verdicts[b * sssp::kBfsBlockWords], err_words));
+    });
   for (auto& t : pool) t.join();
 }
 

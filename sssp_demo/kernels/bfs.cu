@@ -25,8 +25,8 @@ extern "C" __global__ void __launch_bounds__(256)
     bfs_queue(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
               uint32_t* parent, uint64_t* chunks, uint32_t chunk_cap, uint64_t* stats, uint32_t* ctl, uint64_t* q0,
               uint64_t* q1, uint64_t capacity, uint64_t budget_ns, uint32_t* err_words) {
-  __shared__ uint32_t verdict;
-  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, err_words);
+  __shared__ uint32_t verdict[sssp::kBfsBlockWords];
+  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, verdict, err_words);
   const sssp::BfsState s{depth, parent, chunks, chunk_cap, stats, budget_ns};
   sssp::bfs_queue_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, sssp::BfsQueues{{q0, q1}, capacity});
 }
@@ -36,8 +36,8 @@ extern "C" __global__ void __launch_bounds__(256)
     bfs_compaction(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
                    uint32_t* parent, uint64_t* chunks, uint32_t chunk_cap, uint64_t* stats, uint32_t* ctl,
                    uint32_t* f0, uint32_t* f1, uint64_t budget_ns, uint32_t* err_words) {
-  __shared__ uint32_t verdict;
-  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, &verdict, err_words);
+  __shared__ uint32_t verdict[sssp::kBfsBlockWords];
+  const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, verdict, err_words);
   const sssp::BfsState s{depth, parent, chunks, chunk_cap, stats, budget_ns};
   uint32_t* const frontier[2] = {f0, f1};
   sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, frontier);

@@ -37,6 +37,9 @@ enum BfsWord : uint32_t {
   kBfsWords = kCtlFirstFree + 8
 };
 
+// The words a block shares for bfs_levels' barriers (Grid::sync_read of two words).
+constexpr uint32_t kBfsBlockWords = 3;
+
 struct BfsGraph {
   const int64_t* indptr;
   const int32_t* indices;
@@ -170,16 +173,17 @@ GQ_HD GQ_INLINE void add_counts(const BfsState& s, const BfsCounts& c) {
 // drain, which read it once more before. H200, run 282 (kernel ms, three rounds in one call):
 // road-24M queue form (SFQ) 63.3 -> 62.2 (62.7 with the keeper alone), road-2M 15.5 -> 15.0;
 // compaction within 1 % (52.3 -> 52.6, 11.8 -> 11.9). Two round trips fewer a level were counted
-// and 0.1 us a level came: these reads mostly overlapped the barrier's own latency.
+// and 0.1 us a level came: these reads mostly overlapped the barrier's own latency. What they did
+// cost was their number, a read a warp of one line: they are now a read a block, handed on through
+// shared memory by the barrier itself (Grid::sync_read, whose comment has the figures).
 template <class Drain, class Emit, class Check>
 GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, Drain drain, Emit& emit,
                              Check check, BfsCounts& c) {
   uint32_t* ctl = grid.ctl;
   const bool keeper = grid.rank() == grid.size() - 1u;
   const uint64_t started = keeper && s.budget_ns ? grid.now_ns() : 0;
-  bool go = grid.sync();  // the caller's seeding of level 0 is visible
-  uint32_t level = 0;
-  uint32_t count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0);
+  uint32_t level = 0, count = 0;
+  bool go = grid.sync_read({ctl + kBfsFrontier0}, {&count});  // the caller's seeding of level 0 is visible
   while (go) {
     if (count == 0u) break;
     // Words nobody touches in this level: C[(level + 2) % 3] was last read as level - 1 began
@@ -193,14 +197,13 @@ GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState
       gq::store<gq::mo::relaxed>(ctl + kBfsChunks0 + (level + 1) % 2, 0u);
     }
     drain(level, count, c);
-    if (!grid.sync()) break;
-    const uint32_t nchunks = gq::load<gq::mo::relaxed>(ctl + kBfsChunks0 + level % 2);
-    count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + (level + 1) % 3);
+    uint32_t* const next = ctl + kBfsFrontier0 + (level + 1) % 3;
+    uint32_t nchunks = 0;
+    if (!grid.sync_read({ctl + kBfsChunks0 + level % 2, next}, {&nchunks, &count})) break;
     if (nchunks) {
       expand_chunks(grid, g, s, nchunks, level + 1, c, emit);
       emit.flush();
-      if (!grid.sync()) break;
-      count = gq::load<gq::mo::relaxed>(ctl + kBfsFrontier0 + (level + 1) % 3);
+      if (!grid.sync_read({next}, {&count})) break;
     }
     if (keeper) {
       check(level);

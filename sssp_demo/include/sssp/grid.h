@@ -12,8 +12,9 @@
 // others' count: the sum of a round is 2^31, so the counter's bit 31 flips exactly at the last
 // arrival, whoever it is, and the others wait for the flip. Nobody resets anything, so the last
 // arriver's add is the release itself (one round trip fewer than a last arriver that bumps a
-// generation after its fetch-add: 2.24 -> 1.79 us a barrier at one block an SM, run 84; CUDA's
-// grid.sync() takes 0.99 us). The counter is the low half of a 64-bit word; the carry of
+// generation after its fetch-add: 2.24 -> 1.79 us a barrier at one block an SM, run 84, 1.51 us
+// since the error flag sets the stop bits, run 286; CUDA's grid.sync() takes 0.99 us, and this
+// barrier alone about 1.0 us, run 283: tools/gpu_barrier_probe.py's kernel also tallies each round). The counter is the low half of a 64-bit word; the carry of
 // every second round goes into the bits above it, and the two stop bits sit at the top (below).
 // It is only safe with every block resident, so launches never exceed the occupancy API's count.
 // Every wait is a bounded gq::Spin: a missing partner ends the kernel with the error flag
@@ -59,7 +60,7 @@ struct Grid {
   uint32_t block, blocks;    // this block, and how many run (all resident)
   uint32_t thread, width;    // this thread in its block, and the block's width
   uint32_t* ctl;             // device words: kBarCount, kBarHigh, kAbort, then the algorithm's
-  uint32_t* verdict;         // one word the block shares (shared memory on the GPU)
+  uint32_t* verdict;         // words the block shares (shared memory on the GPU): one, K + 1 for sync_read<K>
   gq::ErrorFlag err;          // its raise() also sets kBarStopBits in the barrier word
 
   // Block `block` of `blocks`, thread `thread` of `width`, over the control words `ctl` (zeroed by
@@ -149,7 +150,8 @@ struct Grid {
   // early (tests/sssp_demo/test_grid_barrier.py). Nobody reads the flag after the wait: that read
   // was one more round trip on every barrier's critical path (H200, run 283: 1.34 -> 1.02 us a
   // barrier without it, at one block of 256 an SM; read before the arrival instead it cost as
-  // much, run 284). The flag still ends a long wait. The one raise a flip may come before is a
+  // much, run 284; tools/gpu_barrier_probe.py 1.69 -> 1.51 us, and 1.76 -> 1.60 at two blocks, run
+  // 286). The flag still ends a long wait. The one raise a flip may come before is a
   // wait's own, on its budget: that block leaves at once, the others at the next barrier.
   //
   // Ordering by fences around relaxed accesses, as grid.sync() does: a fence before the arrival
@@ -162,6 +164,30 @@ struct Grid {
       gq::store<gq::mo::relaxed>(verdict, arrive_and_wait() ? 1u : 0u);
     }
     block_sync();
+    return gq::load<gq::mo::relaxed>(verdict) != 0u;
+  }
+
+  // sync(), then the words `words[0..K)` as they are after the barrier, in `*values[k]`, for every
+  // thread: thread 0 reads them for its block and hands them on through verdict[1..K]. A level's
+  // every warp wants the next frontier's size at once, and one read a block instead of one a warp
+  // spares the line that holds it (and the barrier word) a queue of requests at every level: at two
+  // blocks of 256 an SM, 264 reads of two words against 4,224. H200, run 289 (kernel ms, two blocks
+  // an SM, against every warp reading them): road-24M compaction 50.9 -> 46.3, SFQ's queue BFS 59.8
+  // -> 56.2; road-2M 11.3 -> 10.3 and 14.6 -> 13.9; Kron-21 within 2 %. The BFS's words 4 KB from
+  // the barrier word and from each other instead gained about half as much, and with this, nothing.
+  template <uint32_t K>
+  GQ_HD bool sync_read(const uint32_t* const (&words)[K], uint32_t* const (&values)[K]) const {
+    block_sync();
+    if (thread == 0) {
+      gq::fence<gq::mo::acq_rel>();
+      const bool go = arrive_and_wait();
+      uint32_t v[K];
+      for (uint32_t k = 0; k < K; ++k) v[k] = go ? gq::load<gq::mo::relaxed>(words[k]) : 0u;  // all in flight
+      for (uint32_t k = 0; k < K; ++k) gq::store<gq::mo::relaxed>(verdict + 1 + k, v[k]);
+      gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
+    }
+    block_sync();
+    for (uint32_t k = 0; k < K; ++k) *values[k] = gq::load<gq::mo::relaxed>(verdict + 1 + k);
     return gq::load<gq::mo::relaxed>(verdict) != 0u;
   }
 
