@@ -42,12 +42,23 @@ KERNEL = PACKAGE_DIR / "kernels" / "bfs.cu"
 HOST_SOURCE = PACKAGE_DIR / "host" / "bfs_cpu.cpp"
 INCLUDE_DIRS = (qbuild.INCLUDE_DIR, PACKAGE_DIR / "include")
 BLOCK = 256
-#: Blocks per SM at most (below the occupancy limit): fewer, fuller blocks make the grid barrier
-#: cheaper (as sssp_demo/grid_forms.py). Run 76 (H200, compaction baseline, 4 / 2 / 1 blocks an
-#: SM): road-24M 95.1 / 86.4 / 82.2 ms, road-2M 23.2 / 20.3 / 19.9, Delaunay-21 11.2 / 10.9 /
-#: 10.1, Kron-21 2.31 / 2.32 / 3.05 (its big levels want the threads); G-LFQ's queue form within
-#: 5 % at 2 and 4. So 2: the small-level graphs gain, Kron-21 does not lose.
-BLOCKS_PER_SM = 2
+#: Blocks per SM at most (below the occupancy limit), by the graph's average degree: a sparse
+#: graph (fewer than SPARSE_DEGREE edges a vertex: road networks, meshes) has many small levels, each
+#: a chain of round trips that the fewest, fullest blocks serve best (a cheaper grid barrier, fewer
+#: warps at the level's words); a denser one (Kronecker, social) has few, large levels that want
+#: the threads. H200, run 289 (kernel ms, 1 / 2 blocks an SM; SFQ's queue form, then compaction):
+#: road-24M 56.0-56.1 / 56.2-56.3 and 46.1 / 46.3, road-2M 13.8 / 13.9-14.0 and 10.1 / 10.3,
+#: Delaunay-21 6.6 / 6.7 and 5.4-5.5 / 5.4-5.5, but Kron-21 1.65 / 1.37-1.39 and 1.50 / 1.33-1.36.
+#: (Before Grid::sync_read, run 287, the sparse graphs gained more: road-24M 58.3 / 59.8-62.4 and
+#: 46.9-49.5 / 54.1.)
+SPARSE_DEGREE = 16
+
+
+def default_blocks_per_sm(n: int, m: int) -> int:
+    """Blocks per SM for a graph of `n` vertices and `m` (directed) edges: 1 when it is sparse, else 2."""
+    return 1 if m < SPARSE_DEGREE * max(n, 1) else 2
+
+
 WORDS = 16                    # control words (sssp::kBfsWords = 11, rounded up)
 GPU_CHUNK = 1024              # sssp::kChunk on the GPU build (32 x 32 lanes)
 CPU_CHUNK = 32                # ... and on the CPU build (a warp is one lane there)
@@ -227,7 +238,7 @@ def compile_sm90(kind_id: int, arch: str = "sm_90") -> tuple[str, int]:
 
 
 @cache
-def _blocks(kind_id: int, name: str, per_sm: int = BLOCKS_PER_SM) -> int:
+def _blocks(kind_id: int, name: str, per_sm: int) -> int:
     """Blocks of `name`: all resident at once (the grid barrier needs every block running), at
     most `per_sm` per SM."""
     import cupy
@@ -247,7 +258,7 @@ class CudaBfs:
     current stream: reset depth and parent, initialise the queues, the persistent kernel."""
 
     def __init__(self, g: DeviceGraph, algorithm: str, queue: str = "glfq", budget_s: float | None = None,
-                 blocks_per_sm: int = BLOCKS_PER_SM):
+                 blocks_per_sm: int | None = None):
         import cupy
 
         self.g, self.algorithm, self.queue = g, algorithm, queue
@@ -257,7 +268,8 @@ class CudaBfs:
         self.name = "bfs_queue" if algorithm == "queue" else "bfs_compaction"
         mod = cuda_module(self.kind_id)
         self.fn = mod.get_function(self.name)
-        self.blocks = _blocks(self.kind_id, self.name, int(blocks_per_sm))
+        self.blocks_per_sm = int(blocks_per_sm or default_blocks_per_sm(g.n, g.m))
+        self.blocks = _blocks(self.kind_id, self.name, self.blocks_per_sm)
         self.threads = self.blocks * BLOCK
         n = g.n
         self.depth = cupy.empty(n, cupy.int32)

@@ -51,7 +51,7 @@ def bench_graph(graph, source: int, queues=tuple(QUEUES), repeats: int = 5, warm
                 depth, parent, stats = run.run(source)
                 row.update(kernel_ms_median=statistics.median(run.kernel_ms))
                 depth, parent = depth.get(), parent.get()
-                row.update(blocks=run.blocks, threads=run.threads)
+                row.update(blocks=run.blocks, blocks_per_sm=run.blocks_per_sm, threads=run.threads)
                 if algorithm == "queue":
                     row.update(queue_capacity=run.capacity, queue_words=run.words)
             else:

@@ -140,3 +140,16 @@ def test_queue_capacity_follows_the_kind():
 
 def test_reference_depth_on_a_path():
     assert np.array_equal(B.reference_depth(*B.as_csr(path(6)), 2), [-1, -1, 0, 1, 2, 3])
+
+
+def test_default_blocks_per_sm_follows_the_average_degree():
+    """One block an SM on the sparse stand-ins (road, Delaunay: small levels), two on Kronecker's."""
+    assert B.default_blocks_per_sm(*_shape(generators.road_grid(64, 64, 0))) == 1
+    assert B.default_blocks_per_sm(*_shape(generators.delaunay(4096, 0))) == 1
+    assert B.default_blocks_per_sm(*_shape(generators.rmat(12, 16, 0, symmetric=True))) == 2
+    assert B.default_blocks_per_sm(0, 0) == 1
+
+
+def _shape(g):
+    indptr, indices, n = B.as_csr(g)
+    return n, len(indices)
