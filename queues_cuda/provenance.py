@@ -1,8 +1,10 @@
 """Where a measured result came from: the record every committed benchmark JSON carries
 (DESIGN.md, "Every benchmark writes one JSON record").
 
-The commit comes from ``git`` when the tree is a checkout, else from ``$GQ_COMMIT`` (the GPU
-machine receives a copy of the working tree without its history, so the caller passes it).
+The commit comes from ``$GQ_COMMIT`` (and ``$GQ_DIRTY``) when the caller sets it, else from
+``git``. The caller wins: the GPU machine's copy of the working tree may carry a ``.git`` of some
+other commit (runs 286-290 recorded c66de7a, the session's first commit, for trees of e41b540,
+21ae819 and 9f44082), and an A/B tree unpacked inside the checkout finds the checkout's.
 """
 
 from __future__ import annotations
@@ -29,11 +31,14 @@ def _git(*args: str) -> str | None:
 
 
 def provenance(command: list[str] | None = None, **extra) -> dict:
-    commit = _git("rev-parse", "HEAD")
-    dirty = bool(_git("status", "--porcelain")) if commit else None
-    if commit is None:
-        commit = os.environ.get("GQ_COMMIT", "unknown")
+    commit = os.environ.get("GQ_COMMIT")
+    if commit:
         dirty = os.environ.get("GQ_DIRTY", "unknown")
+    else:
+        commit = _git("rev-parse", "HEAD")
+        dirty = bool(_git("status", "--porcelain")) if commit else None
+        if commit is None:
+            commit, dirty = "unknown", "unknown"
     gpu, why = gpu_status()
     record = {
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
