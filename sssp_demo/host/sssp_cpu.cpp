@@ -23,13 +23,14 @@
 
 namespace {
 
-// Runs body(grid) on `threads` one-thread blocks.
+// Runs body(grid) on `threads` one-thread blocks, each with kProbeBlockWords words of its own
+// (the most any grid form here asks for: the barrier probe's Grid::sync_read).
 template <class Body> void run_grid(uint32_t threads, uint32_t* ctl, uint32_t* err_words, Body body) {
   std::vector<std::thread> pool;
-  std::vector<uint32_t> verdicts(threads, 0);
+  std::vector<uint32_t> verdicts(threads * sssp::kProbeBlockWords, 0);
   for (uint32_t b = 0; b < threads; ++b)
     pool.emplace_back([=, &verdicts] {
-      body(sssp::Grid(b, threads, 0, 1, ctl, &verdicts[b], err_words));
+      body(sssp::Grid(b, threads, 0, 1, ctl, &verdicts[b * sssp::kProbeBlockWords], err_words));
     });
   for (auto& t : pool) t.join();
 }
@@ -371,7 +372,7 @@ uint32_t sssp_par_dijkstra_round_counts(const int64_t* indptr, const int32_t* in
 // tests/sssp_demo/test_grid_barrier.py.
 uint32_t sssp_grid_barrier_probe(uint32_t threads, uint32_t rounds, uint32_t stop_after, uint32_t fail_after,
                                  uint32_t* passed, uint64_t* tally, uint32_t* err_words) {
-  std::vector<uint32_t> ctl(sssp::kCtlFirstFree, 0);
+  std::vector<uint32_t> ctl(sssp::kProbeWords, 0);
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::barrier_probe(grid, sssp::BarrierProbe{rounds, stop_after, fail_after, passed, tally});
   });

@@ -2,7 +2,9 @@
 more of them than CI has cores. Every block passes every barrier, no block writes a round after
 the barrier that ends it, and a stop the leader asks for between two barriers ends every block at
 the next one: all leave together (the budget stops of the GPU kernels go this way). So does an
-error any thread raises in a round: no block starts the round after it."""
+error any thread raises in a round: no block starts the round after it. Every block also reads a
+word the round's blocks added to through Grid::sync_read, and must see all their adds and no later
+ones (the probe raises kCorrupt otherwise: a read made before the barrier fails these tests)."""
 
 import numpy as np
 import pytest
