@@ -13,9 +13,10 @@
 // arrival, whoever it is, and the others wait for the flip. Nobody resets anything, so the last
 // arriver's add is the release itself (one round trip fewer than a last arriver that bumps a
 // generation after its fetch-add: 2.24 -> 1.79 us a barrier at one block an SM, run 84, 1.51 us
-// since the error flag sets the stop bits, run 286; CUDA's grid.sync() takes 0.99 us, and this
-// barrier alone about 1.0 us, run 283: tools/gpu_barrier_probe.py's kernel also tallies each round). The counter is the low half of a 64-bit word; the carry of
-// every second round goes into the bits above it, and the two stop bits sit at the top (below).
+// since the error flag sets the stop bits, run 286, in tools/gpu_barrier_probe.py, whose kernel
+// also counts each block's passes in device memory; the barrier alone about 1.0 us, run 283, as
+// CUDA's grid.sync(), 0.99 us). The counter is the low half of a 64-bit word; the carry of every
+// second round goes into the bits above it, and the two stop bits sit at the top (below).
 // It is only safe with every block resident, so launches never exceed the occupancy API's count.
 // Every wait is a bounded gq::Spin: a missing partner ends the kernel with the error flag
 // (kSiteGridBarrier), never a hang; once the flag is up every later wait gives up at once, so all
