@@ -161,7 +161,6 @@ struct Grid {
   GQ_HD bool sync() const {
     block_sync();
     if (thread == 0) {
-      gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
       gq::store<gq::mo::relaxed>(verdict, arrive_and_wait() ? 1u : 0u);
     }
     block_sync();
@@ -180,7 +179,6 @@ struct Grid {
   GQ_HD bool sync_read(const uint32_t* const (&words)[K], uint32_t* const (&values)[K]) const {
     block_sync();
     if (thread == 0) {
-      gq::fence<gq::mo::acq_rel>();
       const bool go = arrive_and_wait();
       uint32_t v[K];
       for (uint32_t k = 0; k < K; ++k) v[k] = go ? gq::load<gq::mo::relaxed>(words[k]) : 0u;  // all in flight
@@ -197,9 +195,10 @@ struct Grid {
              gq::ErrorFlag err)
       : block(block), blocks(blocks), thread(thread), width(width), ctl(ctl), verdict(verdict), err(err) {}
 
-  // Thread 0's arrival at sync()'s barrier, after its fence, and its wait for the flip: true when
-  // the barrier flipped and asked for no stop.
+  // Thread 0's part of sync() and sync_read(): the fence that releases its block's writes, the
+  // arrival and the wait for the flip. True when the barrier flipped and asked for no stop.
   GQ_HD bool arrive_and_wait() const {
+    gq::fence<gq::mo::acq_rel>();  // the block's writes (ordered before by block_sync) go first
     uint64_t* word = bar_word();
     const uint64_t add = block == 0 ? (uint64_t)(kBarFlip - (blocks - 1u)) : 1ull;
     const uint64_t was = gq::fetch_add<gq::mo::relaxed>(word, add);
