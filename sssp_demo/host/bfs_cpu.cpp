@@ -62,7 +62,7 @@ uint32_t bfs_cpu_compaction(const int64_t* indptr, const int32_t* indices, uint3
   std::vector<uint64_t> chunks(cap);
   std::vector<uint32_t> ctl(sssp::kBfsWords, 0);
   const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0};
-  uint32_t* const frontier[2] = {f0.data(), f1.data()};
+  const sssp::LevelPair<uint32_t*> frontier{f0.data(), f1.data()};
   run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, frontier);
   });

@@ -39,6 +39,5 @@ extern "C" __global__ void __launch_bounds__(256)
   __shared__ uint32_t verdict[sssp::kBfsBlockWords];
   const sssp::Grid grid(blockIdx.x, gridDim.x, threadIdx.x, blockDim.x, ctl, verdict, err_words);
   const sssp::BfsState s{depth, parent, chunks, chunk_cap, stats, budget_ns};
-  uint32_t* const frontier[2] = {f0, f1};
-  sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, frontier);
+  sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, sssp::LevelPair<uint32_t*>{f0, f1});
 }

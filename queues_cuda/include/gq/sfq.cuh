@@ -55,6 +55,10 @@ struct Sfq {
 
   GQ_HD uint64_t* head() const { return base + kHead; }
   GQ_HD uint64_t* tail() const { return base + kTail; }
+  // Tail's low half (the first word on the little-endian GPU and hosts): the enqueue tickets drawn
+  // so far, modulo 2^32, for a reader that knows the queue quiet (the queue BFS reads it after a
+  // level's barrier as the number of elements its levels have put in, sssp/bfs_queue.h).
+  GQ_HD const uint32_t* tail_low() const { return reinterpret_cast<const uint32_t*>(base + kTail); }
   // Ticket t's slot and lap. On lap 0 (a queue that never wraps, as the queue BFS's, never leaves
   // it) without the 64-bit division, which stands between a ticket and its slot's access: some
   // twenty dependent instructions, a subroutine call once t is past 2^32 (sm_90 SASS).

@@ -66,6 +66,33 @@ GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
   return base + (uint64_t)popcount(mask & lanes_below(lane)) * unit;
 }
 
+// WaveFAA in two halves, for a warp with work to do while its fetch-add is in flight (wave_faa's
+// broadcast waits for the leader's reply). wave_faa_begin: the lanes present call it together,
+// `want` marks those that take a ticket, and the first of them issues the group's one fetch-add;
+// wave_faa_finish: the same lanes together again, later, and each lane that wanted gets the ticket
+// wave_faa would have given it. The queue BFS draws a warp's next run of dequeue tickets so,
+// while it expands the vertices its last run brought (sssp/bfs_queue.h).
+struct WaveFaaPending {
+  uint64_t base;   // the leader's fetch-add result (the leader's alone until finish)
+  uint32_t lanes;  // the lanes present at begin
+  uint32_t mask;   // those that wanted
+};
+template <mo O = mo::seq_cst>
+GQ_HD GQ_INLINE WaveFaaPending wave_faa_begin(uint64_t* counter, bool want, uint64_t unit = 1) {
+  const uint32_t lanes = active_mask();
+  const uint32_t mask = ballot(lanes, want);
+  uint64_t base = 0;
+  fence_before<O>();  // as in wave_faa: the leader's branch holds the fetch-add alone
+  if (mask && lane_id() == first_lane(mask)) base = fetch_add<after_fence(O)>(counter, (uint64_t)popcount(mask) * unit);
+  return WaveFaaPending{base, lanes, mask};
+}
+GQ_HD GQ_INLINE uint64_t wave_faa_finish(const WaveFaaPending& p, uint64_t unit = 1) {
+  const uint32_t lane = lane_id();
+  const uint64_t base = shuffle(p.lanes, p.base, p.mask ? first_lane(p.mask) : lane);
+  sync_lanes(p.lanes);  // as in wave_faa: a lane's accesses with its ticket follow the fetch-add
+  return base + (uint64_t)popcount(p.mask & lanes_below(lane)) * unit;
+}
+
 // WaveFAA for lanes that each want several tickets: lane i asks for n_i <= kMaxN (0 allowed) and
 // gets the n_i tickets from base + (the n of the lanes of its group below it) on, one fetch-add
 // of the group's sum. A lane with n tickets stands for n lanes of wave_faa's group, so these are

@@ -8,28 +8,28 @@
 
 namespace sssp {
 
-// Before it: as bfs_queue_grid's; `frontier[2]` have n entries each.
+// Before it: as bfs_queue_grid's; the two frontier arrays have n entries each.
 GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
-                                      uint32_t* const frontier[2]) {
+                                      LevelPair<uint32_t*> frontier) {
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
   if (grid.leader()) {
-    frontier[0][0] = source;
+    frontier.even[0] = source;
     gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
   }
   // Appends go straight in (one fetch-add a warp and batch): nothing is held back to flush.
   struct Emit {
-    uint32_t* const* frontier;
+    LevelPair<uint32_t*> frontier;
     uint32_t* ctl;
     uint32_t n;
     const gq::ErrorFlag& err;
     GQ_HD void batch(const uint32_t* v, const bool* fresh, uint32_t level) const {
-      push_vertices(frontier[level & 1], ctl + kBfsFrontier0 + level % 3, n, v, fresh, err);
+      push_vertices(frontier[level], ctl + kBfsFrontier0 + level % 3, n, v, fresh, err);
     }
     GQ_HD void flush() const {}
   } emit{frontier, ctl, g.n, err};
   auto drain = [&](uint32_t level, uint32_t count, BfsCounts& c) {
-    const uint32_t* cur = frontier[level & 1];
+    const uint32_t* cur = frontier[level];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
     const bool look = looks_first(grid, count);
     for_each_warp_uniform(grid, count, [&](uint32_t i, bool live) {
@@ -38,7 +38,8 @@ GQ_HD inline void bfs_compaction_grid(const Grid& grid, const BfsGraph& g, uint3
   };
   auto check = [](uint32_t) {};
   BfsCounts c;
-  bfs_levels(grid, g, s, drain, emit, check, c);
+  CountedSize size{ctl};
+  bfs_levels(grid, g, s, size, drain, emit, check, c);
 }
 
 }  // namespace sssp

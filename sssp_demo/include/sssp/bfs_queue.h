@@ -5,24 +5,34 @@
 // add up to the frontier's size) and enqueues the vertices it discovers into queue (r + 1) % 2.
 // The levels are separated by the grid barrier (grid.h); the neighbour expansion is bfs_levels.h's.
 //
-// Why EMPTY ends a warp's level: nobody enqueues into the queue being drained during its level,
-// so a linearizable EMPTY answer means every element has been taken. An EMPTY answer takes no
-// ticket (ScqRing::observed_empty), so a hundred thousand threads meeting an empty ring at every
-// level's end leave its slots alone for the next level's enqueuers. The keeper still checks after
-// each level that the dequeues counted equal the enqueues (else kCorrupt: an element was lost,
-// never a silently wrong depth).
+// Why EMPTY ends a warp's level (the non-waiting kinds): nobody enqueues into the queue being
+// drained during its level, so a linearizable EMPTY answer means every element has been taken. An
+// EMPTY answer takes no ticket (ScqRing::observed_empty), so a hundred thousand threads meeting an
+// empty ring at every level's end leave its slots alone for the next level's enqueuers. The keeper
+// still checks after each level that the dequeues counted equal the enqueues (else kCorrupt: an
+// element was lost, never a silently wrong depth).
 //
-// A queue kind with a blocking interface (SFQ, gq/blocking.cuh) is used through it: a level knows
-// its frontier's size, so thread r makes exactly the dequeues r, r + G, ... below it (G threads),
-// each of which meets an element enqueued before the level began and so never waits; and the
-// enqueues of the next frontier read no turn at all: a vertex is enqueued once, and the host makes
-// each queue's capacity the vertex count, so no ticket leaves lap 0 (Sfq::put). They go in a
-// visit_edges batch at a time, several a lane (BatchEmit, below). SFQ's
-// non-waiting claim is a CAS loop on Head, which a level's dequeuers would take one at a time
-// (over its 1 s budget on every graph, run 226); its blocking tickets come a warp at a time
-// (H200, run 234: road-24M 86 ms and Kron-21 1.98 ms, G-LFQ's 199 and 3.55). A lost vertex
-// here leaves a dequeue waiting on its slot's turn: the spin budget ends the kernel with an error
-// (the site names the wait), and the no-loss check counts as before.
+// A queue kind with a blocking interface (SFQ, gq/blocking.cuh) is used through it. A blocking
+// dequeue is a ticket drawn from Head, then a wait for its slot's element, so the tickets are drawn
+// ahead: every lane holds a ticket on each queue, the level that drains a queue has the lanes whose
+// tickets fall below the queue's Tail take their elements, and a warp draws its next tickets
+// while it expands what it took (bfs_queue_blocking_levels). The level's size is what the queue's
+// Tail gained, read after the barrier, so no other count is kept: SFQ's run 292 against drawing
+// at the level's start (kernel ms, road-24M / road-2M / Kron-21 / Delaunay-21 at one block an SM,
+// H200): tickets ahead 55.6 / 13.5 / 1.65 / 6.71, and the size from Tail instead of a count in C
+// 54.1 / 13.2 / 1.57 / 6.52, where drawing at the level's start gave 55.7-56.0 / 13.9 / 1.65 / 6.6-6.7.
+// (Run 291 had the ahead step at 57.2 -> 55.7 on road-24M.) It gains less than the round trip
+// it was meant to hide: per-level stamps (run 295) have a level's last warp holding its element
+// 1.02 us after the barrier, compaction's 0.51 us. Our reading: the fetch-add is still waited for
+// before the take's read, at the head of the take's loop; with that read peeled out of the loop
+// (run 297, not shipped) it was 0.90 us. The enqueues of the next frontier read no turn: a
+// vertex is enqueued once, and the host makes each queue's capacity the vertex count, so no
+// enqueue ticket leaves lap 0 (Sfq::put); they go in a visit_edges batch at a time, several a lane
+// (BatchEmit, below). SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers
+// would take one at a time (over its 1 s budget on every graph, run 226); its blocking tickets
+// come a warp at a time (H200, run 234: road-24M 86 ms and Kron-21 1.98 ms, G-LFQ's 199 and
+// 3.55). A lost vertex leaves a take waiting on its slot's turn: the spin budget ends the kernel
+// with an error (the site names the wait).
 //
 // A queue holds at most one frontier; `capacity` (<= the queue kind's limit) bounds it. A full
 // queue ends the kernel with kCapacity at kSiteFrontier (detail: the level); a blocking queue is
@@ -42,31 +52,6 @@ struct BfsQueues {
 // Vertices a lane may hold back before its warp enqueues them (QueueEmit).
 constexpr uint32_t kEmitBatch = 8;
 
-// Whether the frontier queues are used through their blocking interface (above), and an enqueue
-// and a dequeue through whichever interface that is. put: false is FULL, or the error flag raised;
-// take: false is EMPTY, or the error flag raised (a blocking take answers no EMPTY).
-constexpr bool kBlockingFrontier = gq::has_blocking<gq::Queue>::value;
-template <class Q>
-GQ_HD GQ_INLINE bool frontier_put(const Q& q, uint32_t v, uint32_t tid, const gq::ErrorFlag& err) {
-  if constexpr (gq::has_blocking<Q>::value)
-    return q.enqueue(v, tid, err);
-  else
-    return q.try_enqueue(v, tid, err);
-}
-// The blocking dequeue and BatchEmit's enqueues are relaxed (Sfq::put's `Publish`): a level only
-// enqueues into the queue the next level drains, and the grid barrier between the two levels
-// orders every thread's writes before every thread's reads (grid.h). H200, run 280 (kernel ms,
-// road-2M / road-24M / Kron-21 / Delaunay-21): with the release and acquire 16.9 / 68.6 / 1.61 /
-// 7.99, relaxed 16.1 / 65.5 / 1.40 / 7.29; relaxed but reading every turn (before lap 0 skipped
-// them) 17.3 / 70.8 / 1.50 / 8.18; before both 18.1 / 74.2 / 1.69 / 8.84.
-template <class Q>
-GQ_HD GQ_INLINE bool frontier_take(const Q& q, uint32_t* v, uint32_t tid, const gq::ErrorFlag& err) {
-  if constexpr (gq::has_blocking<Q>::value)
-    return q.template dequeue<gq::mo::relaxed>(v, tid, err);
-  else
-    return q.try_dequeue(v, tid, err);
-}
-
 // The queue form's emit. An enqueue is a chain of a dozen dependent atomics (run 59: a road
 // graph's levels cost 51 us with G-LFQ against 9 us with compaction), and an emit per edge step
 // made one chain per step that found a vertex. So a lane holds the vertices it wins (up to
@@ -75,7 +60,7 @@ GQ_HD GQ_INLINE bool frontier_take(const Q& q, uint32_t* v, uint32_t tid, const 
 // base + l, so a warp pays one chain per 32 vertices. The frontier count is still taken at each
 // emit; the level's barrier comes after the last flush, so the next level finds them all.
 struct QueueEmit {
-  const gq::Queue* q;  // the two queues; a vertex of depth `level` goes into q[level & 1]
+  LevelPair<gq::Queue> q;  // the two queues; a vertex of depth `level` goes into q[level]
   uint32_t tid;
   uint32_t* ctl;
   const gq::ErrorFlag& err;
@@ -104,7 +89,7 @@ struct QueueEmit {
     const uint32_t lane = gq::lane_id();
     const uint32_t incl = warp_inclusive_sum(count);
     const uint32_t total = gq::shuffle(kFullWarp, incl, kWarp - 1);
-    const gq::Queue& out = q[level & 1];
+    const gq::Queue out = q[level];
     for (uint32_t base = 0; base < total; base += kWarp) {
       const uint32_t want = base + lane;
       uint32_t owner = 0;
@@ -116,7 +101,7 @@ struct QueueEmit {
         const uint32_t x = gq::shuffle(kFullWarp, held[j], owner);
         if (j == k) v = x;
       }
-      if (want < total && !frontier_put(out, v, tid, err) && !err.raised())
+      if (want < total && !out.try_enqueue(v, tid, err) && !err.raised())
         err.raise(gq::kCapacity, gq::kSiteFrontier, level);
     }
     count = 0;
@@ -133,81 +118,67 @@ struct QueueEmit {
 // BatchEmit (run 278, against c65f409 in one call): road-24M 84.6 -> 72.7 ms, road-2M 20.3 ->
 // 17.5, Kron-21 1.89 -> 1.67; Delaunay-21 8.37 -> 8.63 (its rows of about six edges take two
 // batches, so two enqueues a lane where the flush made one).
-// The frontier count C is added to once a batch (the warp's sum by ballots of the counts' bits).
+// Nothing else counts the frontier: the next level reads its size off the queue's Tail
+// (TicketsAhead, below).
+// The enqueues are relaxed (Sfq::put's `Publish`), and so are the dequeues: a level only enqueues
+// into the queue the next level drains, and the grid barrier between the two levels orders every
+// thread's writes before every thread's reads (grid.h). H200, run 280 (kernel ms, road-2M /
+// road-24M / Kron-21 / Delaunay-21): with the release and acquire 16.9 / 68.6 / 1.61 / 7.99,
+// relaxed 16.1 / 65.5 / 1.40 / 7.29; relaxed but reading every turn (before lap 0 skipped them)
+// 17.3 / 70.8 / 1.50 / 8.18; before both 18.1 / 74.2 / 1.69 / 8.84.
 template <class Q>
 struct BatchEmit {
-  const Q* q;  // as QueueEmit's
-  uint32_t* ctl;
+  LevelPair<Q> q;  // as QueueEmit's
   const gq::ErrorFlag& err;
 
   GQ_HD void batch(const uint32_t* v, const bool* fresh, uint32_t lvl) const {
-    uint32_t n = 0;
-    for (uint32_t j = 0; j < kEdgeBatch; ++j) n += fresh[j] ? 1u : 0u;
-    if (!gq::ballot(kFullWarp, n != 0u)) return;  // warp-uniform: nothing found
-    uint32_t total = 0;
-    for (uint32_t b = 0; (1u << b) <= kEdgeBatch; ++b)
-      total += gq::popcount(gq::ballot(kFullWarp, ((n >> b) & 1u) != 0u)) << b;
-    if (gq::lane_id() == 0) gq::fetch_add<gq::mo::relaxed>(ctl + kBfsFrontier0 + lvl % 3, total);
-    if (!q[lvl & 1].template enqueue_batch<kEdgeBatch, gq::mo::relaxed>(v, fresh, err) && !err.raised())
+    bool any = false;
+    for (uint32_t j = 0; j < kEdgeBatch; ++j) any = any || fresh[j];
+    if (!gq::ballot(kFullWarp, any)) return;  // warp-uniform: nothing found
+    if (!q[lvl].template enqueue_batch<kEdgeBatch, gq::mo::relaxed>(v, fresh, err) && !err.raised())
       err.raise(gq::kCapacity, gq::kSiteFrontier, lvl);
   }
   GQ_HD void flush() const {}
 };
 
-// The level loop of the queue form, with either emit.
-template <class Emit>
-GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, const gq::Queue* q,
-                                   Emit& emit) {
+// The level loop of the non-waiting form (G-LFQ, G-WFQ, G-WFQ-YMC): sizes counted in C.
+template <class Q>
+GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const BfsState& s, LevelPair<Q> q) {
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
   const uint32_t tid = grid.rank();
+  QueueEmit emit{q, tid, ctl, err};
   auto drain = [&](uint32_t level, uint32_t count, BfsCounts& c) {
-    const gq::Queue& cur = q[level & 1];
+    const Q cur = q[level];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
     uint32_t* took = ctl + kBfsTaken0 + level % 3;
     const bool look = looks_first(grid, count);
-    if (kBlockingFrontier) {
-      // Thread r dequeues r, r + G, ... below `count` (blocking: the header says why none waits).
-      // T counts them, for the keeper's no-loss check.
-      for (uint32_t k = grid.rank();; k += grid.size()) {
-        const bool have = k < count;
-        if (!gq::ballot(kFullWarp, have)) break;
-        uint32_t u = 0;
-        const bool got = have && frontier_take(cur, &u, tid, err);
-        warp_count(took, got);
-        expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
-        // The flag only where another turn follows: after the last, the barrier reads it anyway,
-        // and this read's round trip was the warp's last step before it.
-        if (gq::ballot(kFullWarp, k + grid.size() < count && err.raised())) break;
-      }
-    } else {
-      // A frontier of `count` vertices no larger than the grid is taken in one round: the threads
-      // of rank below `count` make one dequeue each and stop. Exactly `count` dequeues then meet
-      // `count` elements while nobody enqueues, so each gets one (a failed one would linearize at
-      // an instant the queue is empty, which needs `count` successful ones besides it). The rest
-      // go straight to the barrier, as the compaction form's threads without an item do, so a road
-      // graph's small frontiers do not meet a hundred thousand pollers at every level, and nobody
-      // asks again to be told EMPTY (a chain of its own at every level).
-      // A larger frontier is drained by every warp until one of its lanes has seen EMPTY (nobody
-      // enqueues into this queue during the level, so it stays empty), or until the level's
-      // running count of dequeues T reaches the frontier's size.
-      // T is added to as the warp dequeues (the add in flight while it expands), so the keeper's
-      // no-loss check reads the same total: a lost vertex keeps T short, and the check fails.
-      const bool one_round = count <= grid.size();
-      const bool tries = !one_round || grid.rank() < count;
-      for (;;) {
-        uint32_t u = 0;
-        const bool got = tries && frontier_take(cur, &u, tid, err);
-        const uint32_t mask = gq::ballot(kFullWarp, got);
-        if (!mask) break;
-        uint32_t before = 0;
-        if (gq::lane_id() == gq::first_lane(mask)) before = gq::fetch_add<gq::mo::relaxed>(took, gq::popcount(mask));
-        expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
-        before = gq::shuffle(kFullWarp, before, gq::first_lane(mask));
-        const bool all_taken = before + gq::popcount(mask) >= count;
-        if (one_round || all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised()))
-          break;
-      }
+    // A frontier of `count` vertices no larger than the grid is taken in one round: the threads
+    // of rank below `count` make one dequeue each and stop. Exactly `count` dequeues then meet
+    // `count` elements while nobody enqueues, so each gets one (a failed one would linearize at
+    // an instant the queue is empty, which needs `count` successful ones besides it). The rest
+    // go straight to the barrier, as the compaction form's threads without an item do, so a road
+    // graph's small frontiers do not meet a hundred thousand pollers at every level, and nobody
+    // asks again to be told EMPTY (a chain of its own at every level).
+    // A larger frontier is drained by every warp until one of its lanes has seen EMPTY (nobody
+    // enqueues into this queue during the level, so it stays empty), or until the level's
+    // running count of dequeues T reaches the frontier's size.
+    // T is added to as the warp dequeues (the add in flight while it expands), so the keeper's
+    // no-loss check reads the same total: a lost vertex keeps T short, and the check fails.
+    const bool one_round = count <= grid.size();
+    const bool tries = !one_round || grid.rank() < count;
+    for (;;) {
+      uint32_t u = 0;
+      const bool got = tries && cur.try_dequeue(&u, tid, err);
+      const uint32_t mask = gq::ballot(kFullWarp, got);
+      if (!mask) break;
+      uint32_t before = 0;
+      if (gq::lane_id() == gq::first_lane(mask)) before = gq::fetch_add<gq::mo::relaxed>(took, gq::popcount(mask));
+      expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
+      before = gq::shuffle(kFullWarp, before, gq::first_lane(mask));
+      const bool all_taken = before + gq::popcount(mask) >= count;
+      if (one_round || all_taken || gq::ballot(kFullWarp, tries && !got) || gq::ballot(kFullWarp, err.raised()))
+        break;
     }
     emit.flush();
   };
@@ -217,28 +188,102 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
     if (put != took && !err.raised()) err.raise(gq::kCorrupt, gq::kSiteFrontier, level);
   };
   BfsCounts c;
-  bfs_levels(grid, g, s, drain, emit, check, c);
+  CountedSize size{ctl};
+  bfs_levels(grid, g, s, size, drain, emit, check, c);
+}
+
+// The blocking form's dequeue tickets, drawn ahead (the header): this lane's next ticket on the
+// queue the level drains (ahead) and on the other (ahead_next), and the elements the levels so far
+// have put into each (end, end_next): a ticket below its queue's end holds an element. The two
+// swap roles with every level. As bfs_levels' `size`: a level's frontier is what its queue's Tail
+// has gained since the level before last, read after the barrier (no count of its own in C).
+template <class Q>
+struct TicketsAhead {
+  LevelPair<Q> q;
+  uint64_t ahead = 0, ahead_next = 0, end = 0, end_next = 0;
+
+  GQ_HD GQ_INLINE const uint32_t* word(uint32_t level) const { return q[level].tail_low(); }
+  GQ_HD GQ_INLINE uint32_t count(uint32_t, uint32_t tail) const { return tail - (uint32_t)end; }
+  GQ_HD GQ_INLINE void swap() {
+    const uint64_t a = ahead, e = end;
+    ahead = ahead_next;
+    end = end_next;
+    ahead_next = a;
+    end_next = e;
+  }
+};
+
+// The level loop of the blocking form (SFQ). A warp holds one run of kWarp consecutive tickets on
+// each queue, lane l the run's l-th: a lane that has taken its element marks its ticket kTaken, and
+// the warp draws its next run (one fetch-add, as wave_faa) in the turn where its last lanes take.
+// So a level's tickets fall to about count / kWarp whole warps, as the compaction form's items do.
+// Drawn a lane at a time, runs split wherever a level's end cuts one, and a road graph's small
+// frontiers spread, level after level, over more warps with a lane or two each, each warp with a
+// fetch-add on Head and Tail of its own. Measured alone it changed nothing (H200, run 294:
+// road-24M 54.1 -> 54.3 ms, road-2M 13.2 -> 13.2); it bounds the warps a level touches.
+constexpr uint64_t kTaken = ~0ull;
+template <class Q>
+GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g, const BfsState& s,
+                                            LevelPair<Q> q) {
+  uint32_t* ctl = grid.ctl;
+  const gq::ErrorFlag& err = grid.err;
+  BatchEmit<Q> emit{q, err};
+  TicketsAhead<Q> tickets{q};
+  tickets.ahead = gq::wave_faa<gq::mo::relaxed>(q.even.head());  // every lane's first run on each queue
+  tickets.ahead_next = gq::wave_faa<gq::mo::relaxed>(q.odd.head());
+  auto drain = [&](uint32_t level, uint32_t count, BfsCounts& c) {
+    const Q cur = q[level];
+    uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
+    const bool look = looks_first(grid, count);
+    // A lane whose ticket is below the queue's end takes its element and goes on while its next
+    // one is below the end too. Tickets are drawn in order and each is held until taken, so the
+    // level takes exactly the tickets [end before, end): its `count` elements, each enqueued
+    // before the level's barrier, so no take waits.
+    const uint64_t end = tickets.end += count;
+    uint64_t ahead = tickets.ahead;
+    for (;;) {
+      const bool have = ahead < end;
+      if (!gq::ballot(kFullWarp, have)) break;
+      const bool spent = gq::ballot(kFullWarp, !have && ahead != kTaken) == 0u;
+      const gq::WaveFaaPending redraw = gq::wave_faa_begin<gq::mo::relaxed>(cur.head(), spent);
+      uint32_t u = 0;
+      const bool got = have && cur.template take<gq::mo::relaxed>(ahead, &u, err);
+      expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
+      const uint64_t drawn = gq::wave_faa_finish(redraw);
+      ahead = spent ? drawn : have ? kTaken : ahead;
+      // The flag only where another turn follows: after the last, the barrier reads it anyway,
+      // and this read's round trip was the warp's last step before it.
+      if (gq::ballot(kFullWarp, ahead < end && err.raised())) break;
+    }
+    tickets.ahead = ahead;
+    tickets.swap();
+  };
+  // No count to check: a ticket below the end whose element was lost waits for it until its spin
+  // budget raises the error (the site names the wait), and the level takes every ticket below it.
+  auto check = [](uint32_t) {};
+  BfsCounts c;
+  bfs_levels(grid, g, s, tickets, drain, emit, check, c);
 }
 
 // The whole run. Before it: depth all kUnvisited but the source's 0, parent all kUnvisited, the
 // queues initialised (empty), the control words zero.
+template <class Q>
+GQ_HD inline void bfs_queue_run(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
+                                LevelPair<Q> q) {
+  if constexpr (gq::has_blocking<Q>::value) {
+    if (grid.leader()) q.even.enqueue(source, grid.rank(), grid.err);
+    bfs_queue_blocking_levels(grid, g, s, q);
+  } else {
+    if (grid.leader() && q.even.try_enqueue(source, grid.rank(), grid.err))
+      gq::store<gq::mo::relaxed>(grid.ctl + kBfsFrontier0, 1u);
+    bfs_queue_levels(grid, g, s, q);
+  }
+}
 GQ_HD inline void bfs_queue_grid(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
                                  const BfsQueues& bq) {
-  uint32_t* ctl = grid.ctl;
-  const gq::ErrorFlag& err = grid.err;
-  const uint32_t tid = grid.rank();
-  const gq::Queue q[2] = {gq::Queue::view(bq.base[0], bq.capacity, grid.size()),
-                          gq::Queue::view(bq.base[1], bq.capacity, grid.size())};
-  if (grid.leader()) {
-    if (frontier_put(q[0], source, tid, err)) gq::store<gq::mo::relaxed>(ctl + kBfsFrontier0, 1u);
-  }
-  if constexpr (kBlockingFrontier) {
-    BatchEmit<gq::Queue> emit{q, ctl, err};
-    bfs_queue_levels(grid, g, s, q, emit);
-  } else {
-    QueueEmit emit{q, tid, ctl, err};
-    bfs_queue_levels(grid, g, s, q, emit);
-  }
+  const LevelPair<gq::Queue> q{gq::Queue::view(bq.base[0], bq.capacity, grid.size()),
+                               gq::Queue::view(bq.base[1], bq.capacity, grid.size())};
+  bfs_queue_run(grid, g, source, s, q);
 }
 
 }  // namespace sssp
