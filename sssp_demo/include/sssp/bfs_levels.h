@@ -179,11 +179,12 @@ struct CountedSize {
 };
 
 // The level loop both forms run. `size` says where the size of each level's frontier is read
-// (CountedSize above, or the queue form's own). `drain(level, count, counts)` expands the frontier
-// of depth `level`, `count` vertices (its vertices get `level + 1` neighbours), emitting into the
-// next one (and counting it in C[(level + 1) % 3] where `size` reads C); `emit` is what the chunk phase emits through (the same),
-// and `emit.flush()` puts out what it may hold back before the level's barrier (warp-wide).
-// `check(level)` runs after the level is done (the queue form's no-loss check).
+// (CountedSize above, or the blocking queue form's own). `drain(level, count, counts)` expands the
+// frontier of depth `level`, `count` vertices (its vertices get `level + 1` neighbours), emitting
+// into the next one (and counting it in C[(level + 1) % 3] where `size` reads C); `emit` is what
+// the chunk phase emits through (the same), and `emit.flush()` puts out what it may hold back
+// before the level's barrier (warp-wide). `check(level)` runs after the level is done (the
+// non-waiting queue form's no-loss check).
 // Every decision is read by all threads from the same word after a barrier, so all leave together.
 //
 // The level's bookkeeping (clearing the words, the check, the level count, the budget) is the
