@@ -5,21 +5,11 @@
 // claims and barrier with real concurrency. Returns 0 or the error code of the flag.
 #include <sssp/bfs_compaction.h>
 #include <sssp/bfs_queue.h>
+#include <sssp/host_grid.h>
 
-#include <thread>
 #include <vector>
 
 namespace {
-
-template <class Body> void run_grid(uint32_t threads, uint32_t* ctl, uint32_t* err_words, Body body) {
-  std::vector<std::thread> pool;
-  std::vector<uint32_t> verdicts(threads * sssp::kBfsBlockWords, 0);
-  for (uint32_t b = 0; b < threads; ++b)
-    pool.emplace_back([=, &verdicts] {
-      body(sssp::Grid(b, threads, 0, 1, ctl, &verdicts[b * sssp::kBfsBlockWords], err_words));
-    });
-  for (auto& t : pool) t.join();
-}
 
 void reset(uint32_t n, uint32_t source, uint32_t* depth, uint32_t* parent, uint64_t* stats) {
   for (uint32_t v = 0; v < n; ++v) depth[v] = parent[v] = sssp::kUnvisited;
@@ -48,7 +38,7 @@ uint32_t bfs_cpu_queue(const int64_t* indptr, const int32_t* indices, uint32_t n
   std::vector<uint32_t> ctl(sssp::kBfsWords, 0);
   const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0};
   const sssp::BfsQueues bq{{q0.data(), q1.data()}, capacity};
-  run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
+  sssp::run_host_grid<sssp::kBfsBlockWords>(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::bfs_queue_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, bq);
   });
   return gq::load<gq::mo::acquire>(err_words);
@@ -63,7 +53,7 @@ uint32_t bfs_cpu_compaction(const int64_t* indptr, const int32_t* indices, uint3
   std::vector<uint32_t> ctl(sssp::kBfsWords, 0);
   const sssp::BfsState s{depth, parent, chunks.data(), cap, stats, 0};
   const sssp::LevelPair<uint32_t*> frontier{f0.data(), f1.data()};
-  run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
+  sssp::run_host_grid<sssp::kBfsBlockWords>(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::bfs_compaction_grid(grid, sssp::BfsGraph{indptr, indices, n}, source, s, frontier);
   });
   return gq::load<gq::mo::acquire>(err_words);

@@ -14,6 +14,7 @@
 #include <sssp/par_dijkstra_grid.h>
 #include <sssp/predecessors.h>
 #include <sssp/slice_dijkstra.h>
+#include <sssp/host_grid.h>
 
 #include <algorithm>
 #include <cmath>
@@ -23,17 +24,9 @@
 
 namespace {
 
-// Runs body(grid) on `threads` one-thread blocks, each with kProbeBlockWords words of its own
-// (the most any grid form here asks for: the barrier probe's Grid::sync_read).
-template <class Body> void run_grid(uint32_t threads, uint32_t* ctl, uint32_t* err_words, Body body) {
-  std::vector<std::thread> pool;
-  std::vector<uint32_t> verdicts(threads * sssp::kProbeBlockWords, 0);
-  for (uint32_t b = 0; b < threads; ++b)
-    pool.emplace_back([=, &verdicts] {
-      body(sssp::Grid(b, threads, 0, 1, ctl, &verdicts[b * sssp::kProbeBlockWords], err_words));
-    });
-  for (auto& t : pool) t.join();
-}
+// The shared words each one-thread block of the grid forms here gets: the most any of them asks
+// for (the barrier probe's Grid::sync_read).
+constexpr uint32_t kHostBlockWords = sssp::kProbeBlockWords;
 
 // The distances out of their bits, and the predecessors from them (predecessors.h's passes, on
 // one thread: the GPU runs the same passes over the grid).
@@ -144,7 +137,7 @@ uint32_t sssp_grid_near_far(const int64_t* indptr, const int32_t* indices, const
   const sssp::NearFarState s{bits.data(),   {items0.data(), items1.data()}, item_cap, {far0.data(), far1.data()},
                              in_far.data(), mark.data(), nearest.data(), stats, 1, ch, 0, local_items,
                              {own0.data(), own1.data()}, own_count.data(), own_cap};
-  run_grid(threads, ctl.data(), err_words,
+  sssp::run_host_grid<kHostBlockWords>(threads, ctl.data(), err_words,
            [&](const sssp::Grid& grid) { sssp::near_far_grid(grid, g, source, limit, delta, s); });
   finish(g, source, bits, dist, pred);
   return gq::load<gq::mo::acquire>(err_words);
@@ -171,7 +164,7 @@ uint32_t sssp_grid_par_dijkstra(const int64_t* indptr, const int32_t* indices, c
                                  batch.data(), &scratch,    stats,    1,              ch,          0,
                                  local_items};
   const gq::BucketHeap heap{mem.get(), sizes.data(), d, levels};
-  run_grid(threads, ctl.data(), err_words,
+  sssp::run_host_grid<kHostBlockWords>(threads, ctl.data(), err_words,
            [&](const sssp::Grid& grid) { sssp::par_dijkstra_grid(grid, g, source, limit, w_min, heap, s); });
   finish(g, source, bits, dist, pred);
   return gq::load<gq::mo::acquire>(err_words);
@@ -213,7 +206,7 @@ uint32_t sssp_grid_slice_dijkstra(const int64_t* indptr, const int32_t* indices,
   stats[0] = stats[1] = stats[2] = stats[3] = 0;
   const sssp::SliceDijkstraState s{bits.data(), sssp::SlicedEdges{sliced_indices.data(), sliced_weights.data()},
                                    slots.data(), stats, slice, 0, nullptr, follow ? light.data() : nullptr, w_min};
-  run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
+  sssp::run_host_grid<kHostBlockWords>(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     uint64_t* my_keys = keys.data() + (uint64_t)grid.block * slice;
     const uint32_t* my_offsets = offsets.data() + (uint64_t)grid.block * (n + 1);
     if (cluster)
@@ -373,7 +366,7 @@ uint32_t sssp_par_dijkstra_round_counts(const int64_t* indptr, const int32_t* in
 uint32_t sssp_grid_barrier_probe(uint32_t threads, uint32_t rounds, uint32_t stop_after, uint32_t fail_after,
                                  uint32_t* passed, uint64_t* tally, uint32_t* err_words) {
   std::vector<uint32_t> ctl(sssp::kProbeWords, 0);
-  run_grid(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
+  sssp::run_host_grid<kHostBlockWords>(threads, ctl.data(), err_words, [&](const sssp::Grid& grid) {
     sssp::barrier_probe(grid, sssp::BarrierProbe{rounds, stop_after, fail_after, passed, tally});
   });
   return gq::load<gq::mo::acquire>(err_words);
