@@ -290,26 +290,24 @@ class CudaBfs:
             mod.get_function("bfs_queue_words")((1,), (1,), (np.uint64(self.capacity), np.uint64(self.threads), out))
             self.words = int(out.get()[0])
             self.queues = [cupy.empty(self.words, cupy.uint64) for _ in range(2)]
-            self.init = mod.get_function("bfs_queue_init")
-            sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
-            self.init_blocks = max(1, min(-(-self.words // BLOCK), sms * 16))
         else:
+            self.words = 0
             self.frontier = [cupy.empty(max(n, 1), cupy.uint32) for _ in range(2)]
+        self.reset = mod.get_function("bfs_reset")
+        sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
+        self.reset_blocks = max(1, min(-(-max(n, self.words, WORDS) // BLOCK), sms * 16))
 
     def launch(self, source: int, mid_event=None) -> None:
         """Queue one run on the current stream (no synchronisation); `mid_event`, if given, is
-        recorded between the reset (and queue initialisation) and the kernel."""
+        recorded between the reset (bfs_reset: depth, parent, the words and the queues) and the kernel."""
         u32, u64 = np.uint32, np.uint64
-        self.depth.fill(-1)
-        self.depth[source] = 0
-        self.parent.fill(-1)
-        self.stats.fill(0)
-        self.ctl.fill(0)
+        queues = self.queues if self.algorithm == "queue" else (self.stats, self.stats)  # unread: words 0
+        self.reset((self.reset_blocks,), (BLOCK,), (self.depth, self.parent, u32(self.g.n), u32(source), self.stats,
+                                                    u32(self.stats.size), self.ctl, u32(self.ctl.size), *queues,
+                                                    u64(self.words), u64(self.capacity), u64(self.threads)))
         graph = (self.g.indptr, self.g.indices, u32(self.g.n), u32(source), self.depth, self.parent, self.chunks,
                  u32(self.chunk_cap), self.stats, self.ctl)
         if self.algorithm == "queue":
-            for q in self.queues:
-                self.init((self.init_blocks,), (BLOCK,), (q, u64(self.words), u64(self.capacity), u64(self.threads)))
             if mid_event is not None:
                 mid_event.record()
             self.fn((self.blocks,), (BLOCK,), (*graph, self.queues[0], self.queues[1], u64(self.capacity),
