@@ -1,4 +1,4 @@
-# The probe.sh of runs 299-305 as each ran on the device (carry: runs/ and probe.sh, both
+# The probe.sh of runs 299-306 as each ran on the device (carry: runs/ and probe.sh, both
 # gitignored). runs/bfs_time.py is 2026-12-02-h200-run289-bfs-time.py (for runs 303 and 305 with one change:
 # it also kept the median whole-run ms that CudaBfs.time returns, as "ms"); runs/init_time.py is
 # 2026-12-02-h200-run299-init-time.py. Each tree runs/t/NAME came from
@@ -47,3 +47,9 @@ for t in base crot2 want25; do
 done
 
 # ---- run 305 (bash probe.sh 3ae1750+draw1): as runs 299-302 with TESTS="draw1" TREES="base draw1"
+
+# ---- run 306 (bash probe.sh 3ae1750+draw1-stamps): runs/st-draw1 made here by
+#   python3 runs/bfs_stamps.py runs/t/draw1 runs/st-draw1
+PYTHONPATH=$R python3 runs/bfs_time.py gen $G > $OUT/gen.log 2>&1
+d=$R/runs/st-draw1
+(cd $d && PYTHONPATH=$d GQ_CACHE_DIR=/tmp/c-st timeout 110 python3 $R/runs/bfs_stamps.py run $d $G) > $OUT/stamps-draw1.log 2>&1
