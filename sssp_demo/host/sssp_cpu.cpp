@@ -8,13 +8,13 @@
 #include <sssp/barrier_probe.h>
 #include <sssp/bellman_ford.h>
 #include <sssp/block_heap_program.h>
+#include <sssp/host_grid.h>
 #include <sssp/near_far.h>
 #include <sssp/near_far_grid.h>
 #include <sssp/par_dijkstra.h>
 #include <sssp/par_dijkstra_grid.h>
 #include <sssp/predecessors.h>
 #include <sssp/slice_dijkstra.h>
-#include <sssp/host_grid.h>
 
 #include <algorithm>
 #include <cmath>

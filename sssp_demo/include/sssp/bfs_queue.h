@@ -23,9 +23,10 @@
 // 54.1 / 13.2 / 1.57 / 6.52, where drawing at the level's start gave 55.7-56.0 / 13.9 / 1.65 / 6.6-6.7.
 // (Run 291 had the ahead step at 57.2 -> 55.7 on road-24M.) It gains less than the round trip
 // it was meant to hide: per-level stamps (run 295) have a level's last warp holding its element
-// 1.02 us after the barrier, compaction's 0.51 us. Our reading: the fetch-add is still waited for
-// before the take's read, at the head of the take's loop; with that read peeled out of the loop
-// (run 297, not shipped) it was 0.90 us. The enqueues of the next frontier read no turn: a
+// 1.02 us after the barrier, compaction's 0.51 us. Not the draw's doing: the SASS has the take's
+// read wait for no result of the draw's fetch-add, and with no draw inside a level (runs 305-306)
+// the element still came 1.02 us after the barrier; the cause is open (benchmarks/results/README.md,
+// runs 299-306). The enqueues of the next frontier read no turn: a
 // vertex is enqueued once, and the host makes each queue's capacity the vertex count, so no
 // enqueue ticket leaves lap 0 (Sfq::put); they go in a visit_edges batch at a time, several a lane
 // (BatchEmit, below). SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers
