@@ -77,8 +77,9 @@ STALL_FACTOR = 2.0
 STALL_SLACK_S = {"cuda": 0.005, "cpu": 0.25}
 MIN_CAPACITY = 4096
 # queue_stats.cuh's stat_sum_all, in order (max_steps is a maximum, the rest sums).
-STATS_WORDS = ("slow", "helps", "completed", "ok", "max_steps", "retries", "cas_fails")
-STATS_FIELDS = ("slow_per_op", "helps_per_op", "completed_per_op", "retries_per_op", "cas_fails_per_op")
+STATS_WORDS = ("slow", "helps", "completed", "ok", "max_steps", "retries", "cas_fails", "blind")
+STATS_FIELDS = ("slow_per_op", "helps_per_op", "completed_per_op", "retries_per_op", "cas_fails_per_op",
+                "blind_per_op")
 # Polite polling's cap (queue_bench.cuh): 0 is the seed's kernel; at most about the longest sleep
 # __nanosleep grants (a millisecond), and a run's window is far longer than that.
 POLL_DEFINE = "GQ_BENCH_POLL_BACKOFF_NS"
@@ -392,7 +393,8 @@ def stats_point(backend: str, kind: QueueKind, kernel: str, threads: int, pct: i
                 window_s: float, capacity: int, poll_backoff_ns: int = 0) -> dict:
     """One counter run (a build with GQ_QUEUE_STATS): the queue's counters per successful
     operation (slow-path entries, helps and completions of the wait-free queues; retries and lost
-    CASes of G-LFQ and SFQ), and the most steps one operation took (wait-free queues)."""
+    CASes of G-LFQ and SFQ; G-LFQ's blind tickets), and the most steps one operation took (wait-free
+    queues)."""
     bench = launcher(backend, kind, stats=True, poll_backoff_ns=poll_backoff_ns)
     threads_run, min_blocks = bench.resident(threads)
     producers = producer_threads(threads_run, pct, ROLE_LANES[backend]) if kernel == "split" else 0

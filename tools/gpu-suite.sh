@@ -93,8 +93,8 @@ if want warp; then
     -k "several_queues or broadcast"
 fi
 if want warp || want ring-stress; then
-  # G-LFQ's rings under blind tickets (per lane and through wave_faa: must conserve; wave_faa's old
-  # spelling, GQ_STRESS_LEADER_FENCE, is the control: must still lose).
+  # G-LFQ's rings under blind tickets (the stress's per lane and the shipped ones through wave_faa:
+  # must conserve; wave_faa's old spelling, GQ_STRESS_LEADER_FENCE, is the control: must still lose).
   stage ring-stress 120 python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/queues_cuda/test_ring_stress_gpu.py
 fi
 if want wfq; then

@@ -49,7 +49,7 @@ extern "C" __global__ void gq_bench_drain(uint64_t* base, uint64_t n, uint32_t n
   gq::bench_drain_thread(Queue::view(base, n, nthreads), tid, most, drained, gq::ErrorFlag{err_words});
 }
 
-// Every counter of queue_stats.cuh into out[7] (zeros without GQ_QUEUE_STATS).
+// Every counter of queue_stats.cuh into out[8] (zeros without GQ_QUEUE_STATS).
 extern "C" __global__ void gq_bench_stats(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
   if (blockIdx.x == 0 && threadIdx.x == 0) gq::queue_stats_all<Queue>(base, n, threads, out);
 }

@@ -1,20 +1,19 @@
-"""G-LFQ's rings under the blind-ticket stress (gq/scq_ring.cuh, kBlindStress), on the GPU.
+"""G-LFQ's rings under blind dequeue tickets (gq/scq_ring.cuh), on the GPU.
 
-The stress build GQ_STRESS_BLIND_CLAIM lets a dequeue whose thread last found plenty take its
-ticket by a bare fetch-add on Head, as sCQ itself does, so that many tickets run past Tail: the
-interleavings the shipped claim makes rare. The benchmark's split kernel, its drain and its
-conservation count show a lost element: every element enqueued over the run was dequeued during
-it or by the drain, or it was lost.
+On the GPU a G-LFQ dequeue whose warp's last ticket on a ring found plenty there takes its next
+ticket by a bare wave_faa on Head, without the claim's reads of Head and Tail, as sCQ's own
+dequeue does; such tickets run past Tail far more often than claimed ones. The stress build
+GQ_STRESS_BLIND_CLAIM makes each lane fetch-add its own blind ticket instead. The benchmark's split
+kernel, its drain and its conservation count show a lost element: every element enqueued over the
+run was dequeued during it or by the drain, or it was lost. Both builds must conserve.
 
-The second build, GQ_STRESS_BLIND_WAVE, draws the blind tickets through wave_faa, as the seed's
-dequeue does, and on aq only; it must conserve every element too. Its control adds
-GQ_STRESS_LEADER_FENCE, wave_faa's spelling before run 267 (the seq_cst fence inside the leader's
-branch): built by CuPy's NVRTC 13.0 for 2^18 threads, it hands some lanes a wrong ticket (their
-rank: the leader's register read before its fetch-add returned), and each such lane strands one
-element (gq/wave_faa.cuh says why; runs 254-267). The control must see its losses, so that a
-conserving run of the other builds means something; the day a compiler stops producing them
-(NVRTC 13.5's build lost none in 12 runs), this test says so and wants another control.
-The figures are recorded under $GQ_RESULTS_DIR as in test_gpu_queues.py.
+The control adds GQ_STRESS_LEADER_FENCE to the shipped build: wave_faa's spelling before run 267
+(the seq_cst fence inside the leader's branch). Built by CuPy's NVRTC 13.0 for 2^18 threads, it
+hands some lanes a wrong ticket (their rank: the leader's register read before its fetch-add
+returned), and each such lane strands one element (gq/wave_faa.cuh says why; runs 254-267). The
+control must see its losses, so that a conserving run of the other builds means something; the day
+a compiler stops producing them (NVRTC 13.5's build lost none in 12 runs), this test says so and
+wants another control. The figures are recorded under $GQ_RESULTS_DIR as in test_gpu_queues.py.
 """
 
 from __future__ import annotations
@@ -66,17 +65,17 @@ def test_blind_ticket_stress_conserves_every_element():
     assert all(r["dequeued"] > r["threads"] for r in rows), rows  # the runs moved elements
 
 
-def test_wave_drawn_blind_tickets_conserve_every_element():
-    bench = bq._CudaBench(QUEUES["glfq"], ("GQ_STRESS_BLIND_WAVE",))
+def test_shipped_wave_drawn_blind_tickets_conserve_every_element():
+    bench = bq._CudaBench(QUEUES["glfq"], ())
     rows = [r for threads, pct in CASES for r in stressed_runs(bench, threads, pct, 4)]
     for r in rows:
-        record({"build": "GQ_STRESS_BLIND_WAVE", **r})
+        record({"build": "shipped", **r})
     assert all(r["error"] is None and r["lost"] == 0 for r in rows), rows
     assert all(r["dequeued"] > r["threads"] for r in rows), rows
 
 
 def test_control_with_the_fence_in_the_leaders_branch_loses_elements():
-    defines = ("GQ_STRESS_BLIND_WAVE", "GQ_STRESS_LEADER_FENCE")
+    defines = ("GQ_STRESS_LEADER_FENCE",)
     bench = bq._CudaBench(QUEUES["glfq"], defines)
     rows = []
     for _ in range(4):  # up to 8 runs; on NVRTC 13.0 at 2^18 it lost in 34 of 35 (runs 257-268), at 2^16 in none

@@ -45,10 +45,14 @@
 #endif
 #endif
 
-// How much of fq must have looked free at a warp's last claim on it for its next enqueue to skip
-// fq's relaxed hint: 1 / GQ_GLFQ_PLENTY_SHARE of the ring (Glfq::operate says why).
+// How much of a ring must have looked free (fq) or full (aq) at a warp's last claim on it for its
+// next ticket there to be drawn blind, and, on fq, for the enqueue to skip the relaxed hint: 1 /
+// GQ_GLFQ_PLENTY_SHARE of fq, 1 / GQ_GLFQ_AQ_PLENTY_SHARE of aq (Glfq::operate says why).
 #ifndef GQ_GLFQ_PLENTY_SHARE
-#define GQ_GLFQ_PLENTY_SHARE 16
+#define GQ_GLFQ_PLENTY_SHARE 4
+#endif
+#ifndef GQ_GLFQ_AQ_PLENTY_SHARE
+#define GQ_GLFQ_AQ_PLENTY_SHARE 16
 #endif
 
 namespace gq {
@@ -61,12 +65,9 @@ struct Glfq {
   QuiescenceGuard guard;
   uint32_t* pool;
   uint64_t* stats;
-#if GQ_DEVICE_BUILD
-  // Whether this thread's last claim on fq saw plenty free (operate). Every GPU thread holds its
-  // own copy of the view; on the host one view serves all threads, so the host keeps no such state
-  // and always makes the hint. The stress builds (ScqRing::kBlindStress) keep aq's reading too.
+  // Whether this thread's last ticket on fq, aq found plenty there (operate). Every thread holds
+  // its own copy of the view (on the host too: queues_cuda/host/runtime.cpp copies it per thread).
   mutable bool fq_plenty = false, aq_plenty = false;
-#endif
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) {
 #if defined(GQ_FAULT_SEED_RING)
@@ -138,9 +139,9 @@ struct Glfq {
   // enqueuing and dequeuing lanes run the same instructions side by side.
   //
   // The two directions differ in three places only: fq's dequeue keeps the relaxed empty hint in
-  // front (on the GPU, unless fq looked plentiful at the warp's last claim) and aq's does not (see
-  // below); the payload is stored or loaded; and an enqueue that finds
-  // fq empty must confirm FULL, where a dequeue that finds aq empty just answers EMPTY.
+  // front (unless fq looked plentiful at the warp's last claim) and aq's does not (see below); the
+  // payload is stored or loaded; and an enqueue that finds fq empty must confirm FULL, where a
+  // dequeue that finds aq empty just answers EMPTY.
   //
   // No relaxed hint in front of aq's claim: ScqRing::dequeue_ticketed reads Head and Tail anyway,
   // and a claim that finds nothing ahead confirms EMPTY on observed_empty, with no ticket taken and
@@ -157,28 +158,29 @@ struct Glfq {
   // queue BFS 2-6 % slower, not explained. The hint is a performance device only (ScqRing::
   // looks_empty): skipping it sends the dequeue down the ticketed path, correct whatever the ring
   // holds.
+  //
+  // Blind tickets (ScqRing::dequeue_ticketed): while a thread's last ticket on a ring found plenty
+  // there (its claim saw at least a GQ_GLFQ_PLENTY_SHARE-th of fq free, or a GQ_GLFQ_AQ_PLENTY_
+  // SHARE-th of aq queued; a blind ticket, that every lane of its warp found its value), its next
+  // ticket there is a bare wave_faa, without the claim's reads of Head and Tail, half of the
+  // requests an operation makes on that ring's counter lines. On the H200 (run 310): balanced 22.6
+  // -> 36.2 G ops/s at 2^18 threads and +10-14 % below 2^17; on aq alone it gave nothing (run 307),
+  // since fq's lines then still bind. The bars: with a sixteenth of fq, the 50 % split halved at
+  // 2^12-2^17 threads (again the split that halves whenever fq's side changes, above); with a
+  // quarter, it is 4-36 % faster at 2^13-2^17 than before, 10 % slower at 2^12 (0.90 -> 0.81 G).
+  // The fq bar is also the hint's, which was a sixteenth until then.
   GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);  // retries and quiescence waits under contention, not one partner
     const StatRow stat{stats, tid};
     const ScqRing from = enqueue ? fq : aq, to = enqueue ? aq : fq;
     for (;;) {
       guard.enter(tid);
-#if GQ_DEVICE_BUILD
+      bool& was_plenty = enqueue ? fq_plenty : aq_plenty;
       bool plenty = false;
-      // The stress builds' blind ticket (ScqRing::kBlindStress): after a claim that found plenty,
-      // on aq, and on fq too unless the tickets come through wave_faa.
-      constexpr bool stress = ScqRing::kBlindStress;
-      const bool blind = stress && (enqueue ? fq_plenty && !ScqRing::kBlindWave : aq_plenty);
-      const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty,
-                                      (int64_t)((fq.n + GQ_GLFQ_PLENTY_SHARE - 1) / GQ_GLFQ_PLENTY_SHARE),
-                                      enqueue || stress ? &plenty : nullptr, blind);
-      if (enqueue)
-        fq_plenty = plenty;
-      else if (stress)
-        aq_plenty = plenty;
-#else
-      const uint32_t i = from.dequeue(err, stat, enqueue);
-#endif
+      const int64_t plenty_at = enqueue ? (int64_t)((fq.n + GQ_GLFQ_PLENTY_SHARE - 1) / GQ_GLFQ_PLENTY_SHARE)
+                                        : (int64_t)((aq.n + GQ_GLFQ_AQ_PLENTY_SHARE - 1) / GQ_GLFQ_AQ_PLENTY_SHARE);
+      const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty, plenty_at, &plenty, was_plenty);
+      was_plenty = plenty;
       if (i != ScqRing::kEmpty) {
         // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i,
         // and reaches it through the seq_cst (so acquire) read of the slot that finds i; a

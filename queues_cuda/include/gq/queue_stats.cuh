@@ -18,8 +18,9 @@
 // increment on a path that already failed:
 //   kStatRetries    an operation starting over with a fresh ticket or claim after a failed one
 //   kStatCasFails   a CAS that lost its race (a slot, a counter)
-// stat_sum reports the first five; stat_sum_all all seven (kStatAll), for queues offering
-// stat_rows (the wait-free queues report theirs through stats_sum, the last two as zero).
+//   kStatBlind      a ticket drawn blind (G-LFQ's sCQ rings: scq_ring.cuh)
+// stat_sum reports the first five; stat_sum_all all eight (kStatAll), for queues offering
+// stat_rows (the wait-free queues report theirs through stats_sum, the last three as zero).
 #pragma once
 #include "arch.cuh"
 
@@ -28,8 +29,8 @@ namespace gq {
 enum StatWord : uint32_t {
   kStatSlow = 0, kStatHelps = 1, kStatCompleted = 2, kStatOk = 3, kStatMaxSteps = 4,
   kStatReported = 5,  // what stat_sum reports
-  kStatSteps = 5, kStatRetries = 6, kStatCasFails = 7, kStatWords = 8,
-  kStatAll = 7  // what stat_sum_all reports: the five, then retries and CAS failures
+  kStatSteps = 5, kStatRetries = 6, kStatCasFails = 7, kStatBlind = 8, kStatWords = 9,
+  kStatAll = 8  // what stat_sum_all reports: the five, then retries, CAS failures and blind tickets
 };
 
 #if defined(GQ_QUEUE_STATS)
@@ -76,14 +77,16 @@ GQ_HD GQ_INLINE void stat_sum(const uint64_t* rows, uint64_t threads, uint64_t* 
   }
 }
 
-// All seven counters: out[0..4] as stat_sum, out[5] retries, out[6] CAS failures.
+// All eight counters: out[0..4] as stat_sum, out[5] retries, out[6] CAS failures, out[7] blind
+// tickets.
 GQ_HD GQ_INLINE void stat_sum_all(const uint64_t* rows, uint64_t threads, uint64_t* out) {
   stat_sum(rows, threads, out);
-  out[5] = out[6] = 0;
+  out[5] = out[6] = out[7] = 0;
   if constexpr (kQueueStats) {
     for (uint64_t t = 0; t < threads; ++t) {
       out[5] += rows[t * kStatWords + kStatRetries];
       out[6] += rows[t * kStatWords + kStatCasFails];
+      out[7] += rows[t * kStatWords + kStatBlind];
     }
   }
 }
@@ -127,7 +130,7 @@ GQ_HD void queue_stats_all(const uint64_t* base, uint64_t n, uint64_t threads, u
     stat_sum_all(Queue::stat_rows(base, n, threads), threads, out);
   } else {
     queue_stats_sum<Queue>(base, n, threads, out);
-    out[5] = out[6] = 0;
+    out[5] = out[6] = out[7] = 0;
   }
 }
 

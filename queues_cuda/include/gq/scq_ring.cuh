@@ -48,8 +48,8 @@
 // relaxed entry (H200, run 223): G-LFQ's balanced kernel 18-21 % faster up to 2^16 threads, its
 // 25 % and 75 % splits 11-18 % at every size, the balanced kernel and the 50 % split within noise
 // at 2^17-2^18.
-// A stress (kBlindStress below) twice had these fences put back (f51076b, bed5b8c): a build whose
-// dequeues took "blind" tickets, bare fetch-adds on Head without the claim's reads, drawn through
+// A stress twice had these fences put back (f51076b, bed5b8c): a build whose dequeues took
+// blind tickets (below), bare fetch-adds on Head without the claim's reads, drawn through
 // wave_faa, left indices behind Head in unsafe slots of an old cycle, with every access seq_cst
 // too, and about 30 times as often with these three relaxed. Runs 254-264 (H200) found the cause
 // outside the rings: in that build's code as CuPy's NVRTC 13.0 compiles it, lanes of a wave_faa
@@ -106,25 +106,23 @@ struct ScqRing {
   GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
   GQ_HD int64_t threshold_max() const { return (int64_t)(3 * n - 1); }
 
-  // The stress builds (tests/queues_cuda/test_ring_stress_gpu.py). GQ_STRESS_BLIND_CLAIM: a dequeue
-  // whose caller passes `blind` (Glfq::operate, when the thread's last claim on this ring found
-  // plenty) takes its first ticket by a bare fetch-add on Head, without the claim's reads of Head
-  // and Tail: sCQ's own dequeue. That is a correct dequeue which puts many more tickets past Tail
-  // than the claim does, and so opens often the interleavings the claim makes rare. Each lane
-  // fetch-adds for itself. GQ_STRESS_BLIND_WAVE draws the blind tickets through wave_faa instead,
-  // as the seed's dequeue does, and on aq only. With wave_faa's fence inside the leader's branch
-  // (GQ_STRESS_LEADER_FENCE, the spelling before run 267), the device's NVRTC 13.0 and the 8-block
-  // build of 2^18 threads, it hands some lanes wrong tickets (wave_faa.cuh) and loses elements: the
-  // GPU test's control.
-#if defined(GQ_STRESS_BLIND_CLAIM) || defined(GQ_STRESS_BLIND_WAVE)
-  static constexpr bool kBlindStress = true;
+  // Blind tickets (Glfq::operate passes `blind` while the thread's last ticket on this ring found
+  // plenty ahead): the dequeue takes its first ticket by a bare wave_faa on Head, sCQ's own
+  // dequeue, without the claim's relaxed reads of Head and Tail. Those two reads are requests on
+  // the ring's two hottest lines, as many as the fetch-add itself; on the H200 (run 310) dropping
+  // them while tickets are plentiful took G-LFQ's balanced kernel from 22.6 to 36.2 G ops/s at
+  // 2^18 threads (Glfq::operate says when a ticket is drawn blind). A blind ticket may land past Tail; it then waits for its enqueuer or
+  // burns the slot as any ticket past Tail does (below), which is correct whatever the ring holds.
+  // The stress build GQ_STRESS_BLIND_CLAIM (tests/queues_cuda/test_ring_stress_gpu.py) makes each
+  // lane fetch-add its own blind ticket instead: the same dequeue with a different interleaving of
+  // tickets, against which the wave-drawn ones are checked. With wave_faa's fence inside the
+  // leader's branch (GQ_STRESS_LEADER_FENCE, the spelling before run 267), the device's NVRTC 13.0
+  // and the 8-block build of 2^18 threads, blind tickets drawn through wave_faa go wrong for some
+  // lanes (wave_faa.cuh) and lose elements: the GPU test's control.
+#if defined(GQ_STRESS_BLIND_CLAIM)
+  static constexpr bool kBlindPerLane = true;
 #else
-  static constexpr bool kBlindStress = false;
-#endif
-#if defined(GQ_STRESS_BLIND_WAVE)
-  static constexpr bool kBlindWave = true;
-#else
-  static constexpr bool kBlindWave = false;
+  static constexpr bool kBlindPerLane = false;
 #endif
 
   // Initial value of word i of a ring of 2n slots into which one thread enqueued the indices 0, 1,
@@ -231,8 +229,7 @@ struct ScqRing {
   // (observed_empty's Tail read, or the Tail read after a burnt ticket).
   // The relaxed hint first (unless `hint` is false: then this is dequeue_ticketed), then the
   // claim; the planted-fault builds' Threshold test is dequeue_ticketed's own. `plenty_at` and
-  // `plenty` as in wave_claim (`*plenty` left alone when no claim was made); `blind` only counts
-  // in the stress build (kBlindStress).
+  // `plenty` as in wave_claim (`*plenty` left alone when no ticket was taken); `blind` as above.
   GQ_HD uint32_t dequeue(const ErrorFlag& err, StatRow stat = {}, bool hint = true, int64_t plenty_at = 0,
                          bool* plenty = nullptr, bool blind = false) const {
     if constexpr (kTicketlessEmpty) {
@@ -253,13 +250,14 @@ struct ScqRing {
     Spin spin(GQ_CLAIM_BUDGET);  // lock-free retries, not a wait on one partner
     for (;;) {
       uint64_t h;
-      const bool blind_now = kBlindStress && blind;
-      blind = false;  // the stress's first ticket only; a retry claims
+      const bool blind_now = blind;
+      blind = false;  // the first ticket only; a retry claims
       if (blind_now) {
-        if constexpr (kBlindWave)
-          h = wave_faa<mo::seq_cst>(head());
+        stat.add(kStatBlind);
+        if constexpr (kBlindPerLane)
+          h = fetch_add<mo::seq_cst>(head(), 1ull);  // each lane's own: the stress build (above)
         else
-          h = fetch_add<mo::seq_cst>(head(), 1ull);  // each lane's own: see kBlindStress
+          h = wave_faa<mo::seq_cst>(head());
       } else if constexpr (kTicketlessEmpty) {
         // No more tickets than Tail is ahead (wave_claim). A lane left without one has seen the
         // ring (nearly) empty: EMPTY if the fenced test agrees, else try again. A lane whose
@@ -280,7 +278,7 @@ struct ScqRing {
       const uint64_t j = h % (2 * n);
       const uint64_t c = cycle_of_ticket(h);
       uint64_t e = load<mo::acquire>(entry(j));  // acquire: see the memory-order note above
-      // The stress build's reading of plenty after a blind ticket: every lane found its value.
+      // Plenty after a blind ticket: every lane found its value (no reading of Tail to go by).
       if (blind_now && plenty)
         *plenty = ballot(active_mask(), !(cycle_of_word(e) == c && !is_bot(index_of(e)))) == 0u;
       uint32_t wait = GQ_BURN_WAIT;

@@ -17,24 +17,24 @@
 //
 // The leader's branch holds the fetch-add alone; the fence of a seq_cst fetch-add (arch.cuh spells
 // it fence, then acquire RMW) is taken by every lane before it. Why (H200, CuPy's NVRTC 13.0, runs
-// 254-267): with the fence inside the branch, G-LFQ's stress build that draws blind dequeue tickets
-// here (GQ_STRESS_BLIND_WAVE, scq_ring.cuh; 8 blocks, 2^18 threads) gave some lanes their rank as
-// their ticket, base 0 read from a leader that had not yet fetch-added, and each such lane stranded
-// the element at the ticket it should have held (logged one for one in run 262). In that SASS the
-// leader's branch holds the fence and a YIELD, and the shuffle after the branch's reconvergence
-// takes its fast path on one lane's mask (R2UR; BRA.DIV) rather than on every active lane's
-// (REDUX.OR, as NVRTC 13.5 and other 13.0 sites emit). Our reading, not NVIDIA's word: a leader
-// that yields may be left behind at the reconvergence point, and if the lane whose mask the check
-// reads belongs to a group that is whole, the group that lacks its leader shuffles anyway. The
-// evidence: built off the device by NVRTC 13.0.88 and run there (run 267), the old spelling lost
-// elements in 18 of 18 runs of the 25 % split; the shuffle over the entry's active mask in place of
-// the peers mask, which put the one-lane check on G-LFQ's hot claims too, lost 50 times as many
-// (and in the 75 % split, which the old one never did); the fence before the branch lost none in
-// 27. In the shipped 13.0 builds, G-WFQ's claims and YMC's tickets had one-lane checks after a
-// leader's branch with a fence; now no shuffle or lane barrier with a one-lane check follows a
-// region with a fence or YIELD in any of them (tools/sass_collective_scan.py, over every module
-// built by NVRTC 13.0.88). GQ_STRESS_LEADER_FENCE keeps the old spelling for
-// tests/queues_cuda/test_ring_stress_gpu.py's control.
+// 254-267): with the fence inside the branch, a G-LFQ build that draws blind dequeue tickets here
+// (then the stress GQ_STRESS_BLIND_WAVE, since run 309 scq_ring.cuh's shipped ones; 8 blocks, 2^18
+// threads) gave some lanes their rank as their ticket, base 0 read from a leader that had not yet
+// fetch-added, and each such lane stranded the element at the ticket it should have held (logged
+// one for one in run 262). In that SASS the leader's branch holds the fence and a YIELD, and the
+// shuffle after the branch's reconvergence takes its fast path on one lane's mask (R2UR; BRA.DIV)
+// rather than on every active lane's (REDUX.OR, as NVRTC 13.5 and other 13.0 sites emit). Our
+// reading, not NVIDIA's word: a leader that yields may be left behind at the reconvergence point,
+// and if the lane whose mask the check reads belongs to a group that is whole, the group that lacks
+// its leader shuffles anyway. The evidence: built off the device by NVRTC 13.0.88 and run there
+// (run 267), the old spelling lost elements in 18 of 18 runs of the 25 % split; the shuffle over
+// the entry's active mask in place of the peers mask, which put the one-lane check on G-LFQ's hot
+// claims too, lost 50 times as many (and in the 75 % split, which the old one never did); the fence
+// before the branch lost none in 27. In the shipped 13.0 builds, G-WFQ's claims and YMC's tickets
+// had one-lane checks after a leader's branch with a fence; now no shuffle or lane barrier with a
+// one-lane check follows a region with a fence or YIELD in any of them
+// (tools/sass_collective_scan.py, over every module built by NVRTC 13.0.88). GQ_STRESS_LEADER_FENCE
+// keeps the old spelling for tests/queues_cuda/test_ring_stress_gpu.py's control.
 #pragma once
 #include "arch.cuh"
 
