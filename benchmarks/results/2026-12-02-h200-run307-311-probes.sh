@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The device calls of runs 307-311 (H200), as run from the repository root with runs/ carried.
-# runs/blind_probe.py is 2026-12-02-h200-run307-310-blind-probe.py; runs/t/head was
+# runs/blind_probe.py is 2026-12-02-h200-run307-311-blind-probe.py; runs/t/head was
 #   git archive 1c60078 queues_cuda gq pyproject.toml | tar -x -C runs/t/head
 # run 307's "both" tree was the same archive with glfq.cuh's "fq_plenty && !ScqRing::kBlindWave" made
 # "fq_plenty" (blind wave tickets on fq too); run 308's variants were the working tree of the change
@@ -33,10 +33,15 @@ run310() {  # the record
   GQ_COMMIT=1c60078 GQ_DIRTY=1 GQ_BENCH_QUEUES=glfq,ideal GQ_RENDER_QUEUES=glfq GQ_RENDER_ACCELS=bvh \
     GQ_STAGES="queue-bench bfs render-bench" bash tools/gpu-suite.sh
 }
-run311() {  # the counters per successful operation, the benchmark tests with the grown counter layout
-  export PYTHONUNBUFFERED=1 GQ_COMMIT=1c60078 GQ_DIRTY=1
-  python3 -m gq bench queues --queue glfq --kernel both --threads 2^14,2^16,2^17,2^18 --runs 3 --stats \
+run311() {  # the counters per successful operation, a G-WFQ probe, the benchmark tests (b610f46)
+  export PYTHONUNBUFFERED=1 GQ_COMMIT=b610f46 GQ_DIRTY=0
+  python3 -m gq bench queues --queue glfq --kernel both --threads 2^16,2^18 --runs 1 --stats \
     --json $OUT/queue-stats.json --chart $OUT/queue-stats.png
-  GQ_STAGES="bench-tests ring-stress queue-ncu" bash tools/gpu-suite.sh
+  # runs/t/gwfq: git archive b610f46 queues_cuda gq pyproject.toml, patched with
+  # 2026-12-02-next-gwfq-blind.patch; the head rows were a second call (the first lacked PYTHONPATH)
+  (PYTHONPATH=$PWD QUEUE=gwfq RUNS=3 SIZES=14,16,17,18 VARIANTS="head=" python3 runs/blind_probe.py $OUT 1 r1)
+  (cd runs/t/gwfq && PYTHONPATH=$PWD GQ_DIRTY=1 QUEUE=gwfq RUNS=3 SIZES=14,16,17,18 VARIANTS="blind=" \
+    python3 ../../blind_probe.py $OUT 1 r1)
+  GQ_STAGES="bench-tests" bash tools/gpu-suite.sh
 }
 "${1:-run311}"

@@ -1,9 +1,16 @@
-"""G-LFQ throughput with blind dequeue tickets (the stress builds of scq_ring.cuh) against the
-shipped claim: does skipping the claim's relaxed reads of Head and Tail (two requests on the ring's
-hottest lines a warp-claim) pay, now that wave_faa hands out right tickets (run 267)?
+"""Runs 307-311: a queue's benchmark kernel (G-LFQ, or G-WFQ with QUEUE=gwfq) in several builds,
+one build a variant: does drawing blind tickets (a bare wave_faa on Head, without the claim's reads
+of Head and Tail) pay, now that wave_faa hands out right tickets (run 267)?
 
-usage: python3 blind_probe.py OUT_DIR ROUNDS TAG   (run from a tree root; variants by env VARIANTS)
-VARIANTS="name=DEF1+DEF2,name2=" ; each variant's tree is the cwd (sed-patched copies go by TREE_<name>).
+usage, from the root of the tree to time (PYTHONPATH there):
+  VARIANTS="name=DEF1+DEF2,name2=" [QUEUE=glfq] [SIZES=12,14,16,17,18] [RUNS=5] \
+      python3 blind_probe.py OUT_DIR ROUNDS TAG
+Each variant is the tree's build with those defines; every point (balanced, and the 25/50/75 %
+splits, at 2^SIZES threads) is `bench_queues.run_point` with 20 ms of warm-up, a 100 ms window and
+capacity max(threads, 4096), each run drained and checked; a row that did not conserve reads -1.
+Writes OUT_DIR/blind-NAME-TAG<round>.json and prints the medians in G ops/s.
+(Run 307 ran an earlier form with fixed points: balanced at 2^14, 2^16, 2^17, 2^18, splits at 2^16
+and 2^18.)
 """
 import json
 import os
@@ -18,7 +25,7 @@ variants = [v.split("=", 1) for v in os.environ["VARIANTS"].split(",")]
 SIZES = [int(x) for x in os.environ.get("SIZES", "12,14,16,17,18").split(",")]
 POINTS = [("balanced", 1 << t, None) for t in SIZES]
 POINTS += [("split", 1 << t, p) for t in SIZES for p in (25, 50, 75)]
-kind = QUEUES["glfq"]
+kind = QUEUES[os.environ.get("QUEUE", "glfq")]
 benches = {name: bq._CudaBench(kind, tuple(d for d in defs.split("+") if d)) for name, defs in variants}
 table = {}
 for r in range(rounds):
