@@ -110,15 +110,16 @@ struct ScqRing {
   // plenty ahead): the dequeue takes its first ticket by a bare wave_faa on Head, sCQ's own
   // dequeue, without the claim's relaxed reads of Head and Tail. Those two reads are requests on
   // the ring's two hottest lines, as many as the fetch-add itself; on the H200 (run 310) dropping
-  // them while tickets are plentiful took G-LFQ's balanced kernel from 22.6 to 36.2 G ops/s at
-  // 2^18 threads (Glfq::operate says when a ticket is drawn blind). A blind ticket may land past Tail; it then waits for its enqueuer or
-  // burns the slot as any ticket past Tail does (below), which is correct whatever the ring holds.
-  // The stress build GQ_STRESS_BLIND_CLAIM (tests/queues_cuda/test_ring_stress_gpu.py) makes each
-  // lane fetch-add its own blind ticket instead: the same dequeue with a different interleaving of
-  // tickets, against which the wave-drawn ones are checked. With wave_faa's fence inside the
-  // leader's branch (GQ_STRESS_LEADER_FENCE, the spelling before run 267), the device's NVRTC 13.0
-  // and the 8-block build of 2^18 threads, blind tickets drawn through wave_faa go wrong for some
-  // lanes (wave_faa.cuh) and lose elements: the GPU test's control.
+  // them while tickets are plentiful took G-LFQ's balanced kernel from 22.6 to 36.2 G ops/s at 2^18
+  // threads (Glfq::operate says when a ticket is drawn blind). A blind ticket may land past Tail;
+  // it then waits for its enqueuer or burns the slot as any ticket past Tail does (below), which is
+  // correct whatever the ring holds. The stress build GQ_STRESS_BLIND_CLAIM
+  // (tests/queues_cuda/test_ring_stress_gpu.py) makes each lane fetch-add its own blind ticket
+  // instead: the same dequeue with a different interleaving of tickets, against which the
+  // wave-drawn ones are checked. With wave_faa's fence inside the leader's branch
+  // (GQ_STRESS_LEADER_FENCE, the spelling before run 267), the device's NVRTC 13.0 and the 8-block
+  // build of 2^18 threads, blind tickets drawn through wave_faa go wrong for some lanes
+  // (wave_faa.cuh) and lose elements: the GPU test's control.
 #if defined(GQ_STRESS_BLIND_CLAIM)
   static constexpr bool kBlindPerLane = true;
 #else
