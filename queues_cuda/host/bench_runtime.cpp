@@ -32,10 +32,7 @@ uint32_t gq_bench(uint64_t* base, uint64_t n, uint64_t* counts, uint32_t kernel,
                   uint32_t producer_pct, uint64_t warmup_ns, uint64_t window_ns, uint32_t* err_words) {
   const Queue q = Queue::view(base, n, nthreads);
   const gq::BenchArgs a{counts, kernel, nthreads, producer_pct, warmup_ns, window_ns};
-  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) {
-    const Queue mine = q;  // a thread's own view, as on the GPU (G-LFQ keeps per-thread state in it)
-    gq::bench_thread(mine, a, tid, err);
-  });
+  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::bench_thread(q, a, tid, err); });
 }
 
 // One drainer: the queue is quiescent after gq_bench.

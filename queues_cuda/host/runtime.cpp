@@ -66,10 +66,7 @@ uint32_t gq_history(uint64_t* base, uint64_t n, uint64_t* clock, uint32_t nthrea
                     uint32_t* arg, uint32_t* ret, uint64_t* call, uint64_t* end, uint32_t* err_words) {
   const Queue q = Queue::view(base, n, nthreads);
   const gq::HistoryArgs a{clock, nullptr, nthreads, ops_per_thread, mix, producer_pct, seed, op, ok, arg, ret, call, end};
-  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) {
-    const Queue mine = q;  // a thread's own view, as on the GPU (G-LFQ keeps per-thread state in it)
-    gq::history_thread(mine, a, tid, err);
-  });
+  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::history_thread(q, a, tid, err); });
 }
 
 uint32_t gq_fifo(uint64_t* base, uint64_t n, uint32_t roles, uint32_t producers, uint32_t nthreads,
@@ -77,10 +74,7 @@ uint32_t gq_fifo(uint64_t* base, uint64_t n, uint32_t roles, uint32_t producers,
                  uint64_t* out_count, uint64_t* out_token, uint32_t* out_consumer, uint32_t* err_words) {
   const Queue q = Queue::view(base, n, nthreads);
   const gq::FifoArgs a{roles, producers, nthreads, blocking, per_producer, total, pool, out_count, out_token, out_consumer};
-  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) {
-    const Queue mine = q;  // a thread's own view, as on the GPU (G-LFQ keeps per-thread state in it)
-    gq::fifo_thread(mine, a, tid, err);
-  });
+  return run_host_threads(nthreads, err_words, [&](uint32_t tid, const gq::ErrorFlag& err) { gq::fifo_thread(q, a, tid, err); });
 }
 
 uint32_t gq_multi_queue(uint64_t* base, uint64_t stride, uint64_t capacity, uint32_t queues, uint32_t nthreads,

@@ -66,7 +66,8 @@ struct Glfq {
   uint32_t* pool;
   uint64_t* stats;
   // Whether this thread's last ticket on fq, aq found plenty there (operate). Every thread holds
-  // its own copy of the view (on the host too: queues_cuda/host/runtime.cpp copies it per thread).
+  // its own copy of the view (on the host too: history_thread, fifo_thread and bench_thread take it
+  // by value).
   mutable bool fq_plenty = false, aq_plenty = false;
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) {

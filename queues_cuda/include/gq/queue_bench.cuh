@@ -121,8 +121,10 @@ struct PollBackoff {
 #endif
 };
 
+// `q` by value: each thread works on its own copy of the view (G-LFQ keeps per-thread readings in
+// it, glfq.cuh), on the host as on the GPU.
 template <class Queue>
-GQ_HD void bench_thread(const Queue& q, const BenchArgs& a, uint32_t tid, const ErrorFlag& err) {
+GQ_HD void bench_thread(Queue q, const BenchArgs& a, uint32_t tid, const ErrorFlag& err) {
   uint64_t* c = a.counts;
   const uint64_t now = clock_ns();
   const uint64_t first = cas<mo::relaxed>(c + kBenchStartNs, 0ull, now);
