@@ -148,16 +148,17 @@ def test_cpu_drain_takes_what_producers_left(queue):
     assert run["enq_full"] > 0  # FULL answers in the window (nothing succeeds there any more)
 
 
-def test_cpu_glfq_draws_blind_tickets_and_conserves():
-    """On the host too a G-LFQ thread whose last ticket on a ring found plenty there draws its next
-    one blind (gq/scq_ring.cuh): the counter run sees such tickets, and a drained run of the same
-    shape loses nothing. (Only G-LFQ draws blind; the wait-free queues count none.)"""
-    kind = QUEUES["glfq"]
+@pytest.mark.parametrize("queue", ["glfq", "gwfq"])
+def test_cpu_draws_blind_tickets_and_conserves(queue):
+    """On the host too a G-LFQ or G-WFQ thread whose last ticket on a ring found plenty there draws
+    its next one blind (gq/scq_ring.cuh, gq/wcq_ring.cuh): the counter run sees such tickets, and a
+    drained run of the same shape loses nothing. (G-WFQ-YMC draws none.)"""
+    kind = QUEUES[queue]
     row = bq.stats_point("cpu", kind, "balanced", 8, None, WARMUP, WINDOW, 4096)
     assert row["counted_ops"] > 0 and row["blind_per_op"] > 0, row
     point = bq.run_point(bq.launcher("cpu", kind), "cpu", kind, "balanced", 8, None, WARMUP, WINDOW, 4096, runs=1)
     assert point["conserved"] is True, point["runs"]
-    assert bq.stats_point("cpu", QUEUES["gwfq"], "balanced", 8, None, WARMUP, WINDOW, 4096)["blind_per_op"] == 0
+    assert bq.stats_point("cpu", QUEUES["ymc"], "balanced", 8, None, WARMUP, WINDOW, 4096)["blind_per_op"] == 0
 
 
 @pytest.mark.parametrize("queue", list(QUEUES))

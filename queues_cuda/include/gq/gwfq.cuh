@@ -29,6 +29,16 @@
 #include "quiescence_guard.cuh"
 #include "wcq_ring.cuh"
 
+// Blind tickets as G-LFQ's (glfq.cuh): a thread's next ticket on a ring is a bare wave_faa while
+// its last one there found at least 1 / GQ_GWFQ_PLENTY_SHARE of fq free, or 1 / GQ_GWFQ_AQ_PLENTY_
+// SHARE of aq queued (Gwfq::operate says what they bought).
+#ifndef GQ_GWFQ_PLENTY_SHARE
+#define GQ_GWFQ_PLENTY_SHARE 4
+#endif
+#ifndef GQ_GWFQ_AQ_PLENTY_SHARE
+#define GQ_GWFQ_AQ_PLENTY_SHARE 16
+#endif
+
 namespace gq {
 
 struct Gwfq {
@@ -40,6 +50,9 @@ struct Gwfq {
   QuiescenceGuard guard;
   uint32_t* pool;
   uint64_t* stats;
+  // Whether this thread's last ticket on fq, aq found plenty there (operate), as Glfq's: every
+  // thread holds its own copy of the view.
+  mutable bool fq_plenty = false, aq_plenty = false;
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) { return n > threads ? n : threads; }
   GQ_HD static uint64_t ring_words(uint64_t n, uint64_t threads) { return WcqRing::words(ring_n(n, threads), threads); }
@@ -74,7 +87,7 @@ struct Gwfq {
 
   // The queue after one thread's k <= n enqueues of item(0), ..., item(k - 1) on a fresh queue, all
   // on the fast path, as Glfq::filled_word (whose comment says what it leaves out; here also each
-  // record's help cursor, which only says whose request a thread looks at next).
+  // thread's help cursor, which only says whose request a thread looks at next).
   template <class Items>
   GQ_HD static uint64_t filled_word(uint64_t i, uint64_t n, uint64_t threads, uint64_t k, const Items& item) {
     const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);
@@ -83,18 +96,21 @@ struct Gwfq {
     return pool_word(i - pool_at(n, threads), n, k, item);
   }
   // The words filled_word leaves as a fresh queue has them: the guard's shards, the counter rows,
-  // and each ring's help cursors (WcqRing::kPrivate of every record).
+  // and each ring's help cursors (WcqRing::cursor).
   GQ_HD static bool fill_skips(uint64_t i, uint64_t n, uint64_t threads) {
     if ((i >= guard_at(n, threads) && i < pool_at(n, threads)) || i >= stats_at(n, threads)) return true;
     const uint64_t m = ring_n(n, threads), ring = ring_words(n, threads);
     const uint64_t r = i % ring;  // i < 2 * ring here
-    return r >= WcqRing::records_at(m) && r < WcqRing::installers_at(m, threads) &&
-           (r - WcqRing::records_at(m)) % WcqRing::kRecordWords == WcqRing::kPrivate;
+    return r >= WcqRing::cursors_at(m, threads) && r < WcqRing::cursors_at(m, threads) + threads;
   }
 
-  // The per-thread counters (queue_stats.cuh) summed into out[kStatReported].
+  // The per-thread counters (queue_stats.cuh): every row (blind tickets too), or the five that
+  // stat_sum reports summed into out[kStatReported].
+  GQ_HD static const uint64_t* stat_rows(const uint64_t* base, uint64_t n, uint64_t threads) {
+    return base + stats_at(n, threads);
+  }
   GQ_HD static void stats_sum(const uint64_t* base, uint64_t n, uint64_t threads, uint64_t* out) {
-    stat_sum(base + stats_at(n, threads), threads, out);
+    stat_sum(stat_rows(base, n, threads), threads, out);
   }
 
   // Both operations are one transfer, as in G-LFQ (Glfq::operate, which says why): an index from
@@ -102,14 +118,27 @@ struct Gwfq {
   // direction at run time. The directions differ where G-LFQ's do, and in one more place: an empty
   // aq answers a dequeue before the guard and before any counter row is touched, so a poller of an
   // empty queue costs six loads, a dequeue of a non-empty one three relaxed ones before its ticket.
+  //
+  // Blind tickets as in G-LFQ (Glfq::operate has the argument; WcqRing::dequeue_ticketed draws
+  // them), and while aq was plentiful at the thread's last ticket there a dequeue skips the empty
+  // test above too. On the H200 (runs 312-317, 2^14 / 2^16 / 2^17 / 2^18 threads) G-WFQ's balanced
+  // kernel went 3.2 / 9.7 / 13.3 / 13.0 -> 3.5 / 12.8 / 19.5 / 13.6 G ops/s with blind tickets
+  // alone, and -> 3.7 / 13.7 / 23.9 / 26.9 G with the help cursors packed as well (WcqRing::
+  // help_threads). With aq's bar a quarter of the ring instead of a sixteenth, the 25 % split lost
+  // 12-21 % from 2^16 threads and nothing else moved.
   GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
-    if (!enqueue && aq.looks_empty() && aq.observed_empty()) return false;
+    if (!enqueue && !aq_plenty && aq.looks_empty() && aq.observed_empty()) return false;
     Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
     const WcqRing from = enqueue ? fq : aq, to = enqueue ? aq : fq;
     stat_begin(stats, tid);
     for (;;) {
       guard.enter(tid);
-      const uint32_t i = from.dequeue(tid, err, enqueue);  // aq's hint was the test above
+      bool& was_plenty = enqueue ? fq_plenty : aq_plenty;
+      bool plenty = false;
+      const int64_t plenty_at = enqueue ? (int64_t)((fq.m + GQ_GWFQ_PLENTY_SHARE - 1) / GQ_GWFQ_PLENTY_SHARE)
+                                        : (int64_t)((aq.m + GQ_GWFQ_AQ_PLENTY_SHARE - 1) / GQ_GWFQ_AQ_PLENTY_SHARE);
+      const uint32_t i = from.dequeue(tid, err, enqueue && !fq_plenty, plenty_at, &plenty, was_plenty);
+      was_plenty = plenty;
       if (i != WcqRing::kEmpty) {
         // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
         // the acquire read of the slot that finds i; the load is done before fq's install.

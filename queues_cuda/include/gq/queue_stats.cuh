@@ -18,9 +18,10 @@
 // increment on a path that already failed:
 //   kStatRetries    an operation starting over with a fresh ticket or claim after a failed one
 //   kStatCasFails   a CAS that lost its race (a slot, a counter)
-//   kStatBlind      a ticket drawn blind (G-LFQ's sCQ rings: scq_ring.cuh)
+//   kStatBlind      a ticket drawn blind (G-LFQ's and G-WFQ's rings: scq_ring.cuh, wcq_ring.cuh)
 // stat_sum reports the first five; stat_sum_all all eight (kStatAll), for queues offering
-// stat_rows (the wait-free queues report theirs through stats_sum, the last three as zero).
+// stat_rows (G-WFQ-YMC reports its through stats_sum, the last three as zero; G-WFQ keeps no
+// retries or CAS failures, its slow path counts steps).
 #pragma once
 #include "arch.cuh"
 

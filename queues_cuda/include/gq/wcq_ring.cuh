@@ -22,7 +22,8 @@
 //   kPhase2Tail, kPhase2Head   1 + the latest round proposed for this thread's requests; raised
 //               only (CAS-max) by every helper. Whoever finds `owner` in Head/Tail reads it to
 //               clear INC on the owner's local word (wCQ's phase-2 record, in one word)
-//   kPrivate    help_threads' own cursor: peer << 32 | operations left until the next check
+// and, apart from the records, one word a thread: help_threads' own cursor, peer << 32 |
+// operations left until the next check (cursor(tid); help_threads says why not in the record).
 //
 // Slow path (SlowFAA, Algorithm 2 / Lemma III.7): all helpers of a request agree on the next round
 // through the request's local word: the first to CAS it from the last round to {counter, INC}
@@ -126,8 +127,8 @@ struct WcqRing {
   // rounded up to strides, so that G-WFQ's second ring keeps the spacing
   static constexpr uint64_t kLine = kHotStride;
   static constexpr uint64_t kHead = 0, kTail = kLine, kThreshold = 2 * kLine, kEntries = 3 * kLine;
-  static constexpr uint64_t kRecordWords = 8;
-  enum Field : uint64_t { kReq = 0, kLocalTail, kInitTail, kLocalHead, kInitHead, kPhase2Tail, kPhase2Head, kPrivate };
+  static constexpr uint64_t kRecordWords = 8;  // seven fields and a spare: 64 bytes a record
+  enum Field : uint64_t { kReq = 0, kLocalTail, kInitTail, kLocalHead, kInitHead, kPhase2Tail, kPhase2Head };
 
   uint64_t* base;
   uint64_t m;        // the ring has 2m slots
@@ -136,7 +137,8 @@ struct WcqRing {
 
   GQ_HD static uint64_t records_at(uint64_t m) { return kEntries + 2 * m; }
   GQ_HD static uint64_t installers_at(uint64_t m, uint64_t threads) { return records_at(m) + threads * kRecordWords; }
-  GQ_HD static uint64_t words(uint64_t m, uint64_t threads) { return hot_round_up(installers_at(m, threads) + 2 * m); }
+  GQ_HD static uint64_t cursors_at(uint64_t m, uint64_t threads) { return installers_at(m, threads) + 2 * m; }
+  GQ_HD static uint64_t words(uint64_t m, uint64_t threads) { return hot_round_up(cursors_at(m, threads) + threads); }
 
   // --- field access
   GQ_HD static uint64_t pack(uint64_t note, uint64_t cycle, uint64_t safe, uint64_t enq, uint64_t index) {
@@ -158,6 +160,7 @@ struct WcqRing {
   GQ_HD uint64_t* entry(uint64_t j) const { return base + kEntries + j; }
   GQ_HD uint64_t* rec(uint64_t tid, uint64_t field) const { return base + records_at(m) + tid * kRecordWords + field; }
   GQ_HD uint64_t* installer(uint64_t j) const { return base + installers_at(m, threads) + j; }
+  GQ_HD uint64_t* cursor(uint64_t tid) const { return base + cursors_at(m, threads) + tid; }
   GQ_HD int64_t threshold_max() const { return (int64_t)(3 * m - 1); }
   GQ_HD void reset_threshold() const {
     if ((int64_t)load<mo::seq_cst>(threshold()) != threshold_max())
@@ -178,10 +181,11 @@ struct WcqRing {
       if (j < taken) return pack(0, 1, 1, 1, kBotC);
       return j < filled ? pack(0, 1, 1, 1, j) : pack(0, 0, 1, 1, kBot);
     }
-    if (i >= installers_at(m, threads)) return 0;  // no slow-path install seen yet
-    const uint64_t r = i - records_at(m), tid = r / kRecordWords;
-    if (r % kRecordWords == kPrivate) return (((tid + 1) % threads) << 32) | kHelpDelay;
-    return 0;  // no request; local words 0 (no ticket is 0: tickets start at 2m)
+    if (i >= cursors_at(m, threads)) {  // help cursors: the next peer, a full delay to go
+      const uint64_t tid = i - cursors_at(m, threads);
+      return tid < threads ? (((tid + 1) % threads) << 32) | kHelpDelay : 0;
+    }
+    return 0;  // no request; local words 0 (no ticket is 0: tickets start at 2m); no install seen yet
   }
 
   // EMPTY without a ticket (ScqRing::observed_empty has the linearizability argument; it holds
@@ -494,8 +498,8 @@ struct WcqRing {
   }
 
   // Work on `owner`'s dequeue request (TryDeqSlow per round) until it is finished: FIN with the
-  // request's local Head at the ticket whose slot holds its value, or FIN once Threshold proves
-  // the ring empty. Only SlowFAA's answer ends the loop: the owner must not leave while a helper
+  // request's local Head at the ticket whose slot holds its value, or FIN once a round proves the
+  // ring empty (below). Only SlowFAA's answer ends the loop: the owner must not leave while a helper
   // works on a later round, or the value that round finds would have nobody to consume it.
   GQ_HD void do_dequeue_slow(uint32_t helper, uint32_t owner, uint64_t req, uint64_t prev, const ErrorFlag& err) const {
     uint64_t* local = rec(owner, kLocalHead);
@@ -528,23 +532,36 @@ struct WcqRing {
       }
       if (load<mo::seq_cst>(local) & kFin) continue;  // found: SlowFAA now answers false
       const uint64_t t = counter_of(load<mo::seq_cst>(tail()));
-      if ((int64_t)(t - (h + 1)) <= 0) catchup(h + 1, helper, err);
-      // Empty. The FIN may fail because another helper already went on to a later round; then the
-      // request is not over, and this helper must not leave it (SlowFAA decides, from FIN alone).
-      if ((int64_t)load<mo::seq_cst>(threshold()) < 0 && cas<mo::seq_cst>(local, prev, prev | kFin) == prev &&
-          helper != owner)
+      const bool past_tail = (int64_t)(t - (h + 1)) <= 0;
+      if (past_tail) catchup(h + 1, helper, err);
+      // Empty: Tail was at or behind this round's ticket once its slot was ruled out, try_deq_fast's
+      // EMPTY by the same argument (the round's ticket is a Head ticket like any other), or
+      // Threshold is spent. wCQ's TryDeqSlow waits for Threshold alone, which an enqueue resets to
+      // 3m - 1: on a ring left empty, its dequeue requests then ran up to 3m rounds one after the
+      // other, each a CAS on Head against the others' (H200, run 316: 32 requests left when the
+      // producers of the 25 % split stopped, 3.1 M steps, a dequeue of 9.7 s at 2^18 threads).
+      // The FIN may fail because another helper already went on to a later round; then the request
+      // is not over, and this helper must not leave it (SlowFAA decides, from FIN alone).
+      if ((past_tail || (int64_t)load<mo::seq_cst>(threshold()) < 0) &&
+          cas<mo::seq_cst>(local, prev, prev | kFin) == prev && helper != owner)
         stat_add(stats, helper, kStatCompleted);
     }
   }
 
-  // `hint` false: dequeue_ticketed (Gwfq::operate picks per direction at run time).
-  GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err, bool hint = true) const {
-    return hint && looks_empty() && observed_empty() ? kEmpty : dequeue_ticketed(tid, err);
+  // `hint` false: dequeue_ticketed (Gwfq::operate picks per direction at run time, and whether
+  // the first ticket is blind).
+  GQ_HD uint32_t dequeue(uint32_t tid, const ErrorFlag& err, bool hint = true, int64_t plenty_at = 0,
+                         bool* plenty = nullptr, bool blind = false) const {
+    return hint && looks_empty() && observed_empty() ? kEmpty : dequeue_ticketed(tid, err, plenty_at, plenty, blind);
   }
 
   // The dequeue after the ticketless EMPTY test, for a caller that has made that test itself
   // (Gwfq::operate does it before its guard for a dequeue): wCQ's fast path, then its slow path.
-  GQ_HD uint32_t dequeue_ticketed(uint32_t tid, const ErrorFlag& err) const {
+  // `plenty_at`, `plenty` and `blind` as in ScqRing::dequeue_ticketed: a blind first ticket is a
+  // bare wave_faa on Head, as the last attempt's, and after one `plenty` says whether every lane
+  // of the warp found its value.
+  GQ_HD uint32_t dequeue_ticketed(uint32_t tid, const ErrorFlag& err, int64_t plenty_at = 0,
+                                  bool* plenty = nullptr, bool blind = false) const {
     help_threads(tid, err);
     uint64_t h = 0;
     uint32_t lost = 0, ns = 8;
@@ -558,10 +575,13 @@ struct WcqRing {
       // not be sent to the slow path for it); then each costs an attempt, so patience and
       // kLostClaims together bound the fast path.
       uint64_t hw;
-      if (attempt == kPatienceDeq) {
+      const bool blind_now = blind;
+      blind = false;
+      if (attempt == kPatienceDeq || blind_now) {
+        if (blind_now) stat_add(stats, tid, kStatBlind);
         hw = wave_faa<mo::seq_cst>(head(), kTicket);
       } else {
-        const Claim got = wave_claim<mo::seq_cst>(head(), tail(), hw, kTicket);
+        const Claim got = wave_claim<mo::seq_cst>(head(), tail(), hw, kTicket, plenty_at, plenty);
         if (got != kClaimed) {
           if (got == kClaimNone && observed_empty()) return kEmpty;
           stat_step(stats, tid);
@@ -575,6 +595,7 @@ struct WcqRing {
       }
       h = counter_of(hw);
       const uint32_t r = try_deq_fast(h, tid, err);
+      if (blind_now && plenty) *plenty = ballot(active_mask(), r == kRetry || r == kEmpty) == 0u;
       if (r != kRetry) return r;
       if (err.raised()) return kEmpty;
       ++attempt;
@@ -597,15 +618,20 @@ struct WcqRing {
   }
 
   // --- help_threads: every D operations, take up one peer's pending request (round robin).
+  // The countdown is read and written on every operation on the ring, so the cursors are packed one
+  // word a thread (cursor()): a warp's 32 share two lines. Kept as the eighth word of each 64-byte
+  // record until run 312, they put two loads and two stores an operation on lines of their own,
+  // spread over 2 x 16 MB of records at 2^18 threads; packed, G-WFQ's balanced kernel went 13.6 ->
+  // 26.9 G ops/s at 2^18 threads and 19.5 -> 23.9 G at 2^17 on the H200 (with blind tickets).
   GQ_HD void help_threads(uint32_t tid, const ErrorFlag& err) const {
-    uint64_t* cursor = rec(tid, kPrivate);
-    const uint64_t w = load<mo::relaxed>(cursor);
+    uint64_t* own = cursor(tid);
+    const uint64_t w = load<mo::relaxed>(own);
     const uint32_t left = (uint32_t)w, peer = (uint32_t)(w >> 32);
     if (left > 1) {
-      store<mo::relaxed>(cursor, w - 1);
+      store<mo::relaxed>(own, w - 1);
       return;
     }
-    store<mo::relaxed>(cursor, ((uint64_t)((peer + 1) % threads) << 32) | kHelpDelay);
+    store<mo::relaxed>(own, ((uint64_t)((peer + 1) % threads) << 32) | kHelpDelay);
     if (peer == tid || peer >= threads) return;
     const uint64_t req = load<mo::seq_cst>(rec(peer, kReq));
     const uint64_t kind = (req >> 30) & 3u;
