@@ -22,6 +22,11 @@
 // (no GQ_ATOMICS_GLOBAL): with .global the tile renderer was 1-2 % slower on spheres100 (H200, runs
 // 270 and 271: G-LFQ 11.83-11.91 against 12.00-12.04 G rays/s in alternating rounds), its code
 // laid out differently, where the queue benchmark gained.
+//
+// The tile queues are views made afresh for every operation (rt/tile_queues.h), which never draw
+// blind tickets; built without them (gq/wave_faa.cuh), G-WFQ's tile kernel spills less: 10.1 ->
+// 10.6 G rays/s on spheres100, 15.3 -> 16.8 G on cornell (H200, run 320).
+#define GQ_BLIND_TICKETS 0
 #include <rt/compaction.h>
 #include <rt/pixel_order.h>
 #include <rt/render_args.h>

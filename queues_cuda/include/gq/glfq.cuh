@@ -180,8 +180,9 @@ struct Glfq {
       bool plenty = false;
       const int64_t plenty_at = enqueue ? (int64_t)((fq.n + GQ_GLFQ_PLENTY_SHARE - 1) / GQ_GLFQ_PLENTY_SHARE)
                                         : (int64_t)((aq.n + GQ_GLFQ_AQ_PLENTY_SHARE - 1) / GQ_GLFQ_AQ_PLENTY_SHARE);
-      const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty, plenty_at, &plenty, was_plenty);
-      was_plenty = plenty;
+      const uint32_t i = from.dequeue(err, stat, enqueue && !fq_plenty, plenty_at, kBlindTickets ? &plenty : nullptr,
+                                      kBlindTickets && was_plenty);
+      was_plenty = plenty;  // never true without blind tickets (wave_faa.cuh): the flags fold away
       if (i != ScqRing::kEmpty) {
         // An enqueue's payload is published to the dequeuer by aq's seq_cst CAS that installs i,
         // and reaches it through the seq_cst (so acquire) read of the slot that finds i; a

@@ -137,8 +137,9 @@ struct Gwfq {
       bool plenty = false;
       const int64_t plenty_at = enqueue ? (int64_t)((fq.m + GQ_GWFQ_PLENTY_SHARE - 1) / GQ_GWFQ_PLENTY_SHARE)
                                         : (int64_t)((aq.m + GQ_GWFQ_AQ_PLENTY_SHARE - 1) / GQ_GWFQ_AQ_PLENTY_SHARE);
-      const uint32_t i = from.dequeue(tid, err, enqueue && !fq_plenty, plenty_at, &plenty, was_plenty);
-      was_plenty = plenty;
+      const uint32_t i = from.dequeue(tid, err, enqueue && !fq_plenty, plenty_at, kBlindTickets ? &plenty : nullptr,
+                                      kBlindTickets && was_plenty);
+      was_plenty = plenty;  // never true without blind tickets (wave_faa.cuh): the flags fold away
       if (i != WcqRing::kEmpty) {
         // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
         // the acquire read of the slot that finds i; the load is done before fq's install.

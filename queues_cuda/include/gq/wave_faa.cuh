@@ -38,7 +38,18 @@
 #pragma once
 #include "arch.cuh"
 
+// Blind tickets (Glfq::operate, Gwfq::operate): with 1, the default, a thread whose last claim on a
+// ring found plenty there draws its next ticket by a bare wave_faa; with 0 the queues are built
+// without that code. A caller whose views are made afresh for every operation never finds plenty
+// and loses nothing by 0, only registers: the tile renderer (raytrace/kernels/render.cu) builds so,
+// where G-WFQ's blind tickets cost its tile kernel 5 % on spheres100 in spills (H200, run 320).
+#ifndef GQ_BLIND_TICKETS
+#define GQ_BLIND_TICKETS 1
+#endif
+
 namespace gq {
+
+constexpr bool kBlindTickets = GQ_BLIND_TICKETS != 0;
 
 template <mo O = mo::seq_cst>
 GQ_HD GQ_INLINE uint64_t wave_faa(uint64_t* counter, uint64_t unit = 1) {
