@@ -1,7 +1,9 @@
 // host/render_cpu.cpp — the CPU backend of the renderers: the same headers as kernels/render.cu,
 // run by std::threads over the CPU build of the queue layer. A small C ABI for ctypes; the
 // renderers return 0 or the error code of the flag (whose four words the caller reads).
-#define GQ_BLIND_TICKETS 0  // as kernels/render.cu, which says why
+#if GQ_QUEUE_KIND == 3  // G-WFQ's tile queues without blind tickets, as kernels/render.cu, which says why
+#define GQ_BLIND_TICKETS 0
+#endif
 #include <rt/compaction.h>
 #include <rt/render_args.h>
 #include <rt/tile_queues.h>

@@ -24,9 +24,13 @@
 // laid out differently, where the queue benchmark gained.
 //
 // The tile queues are views made afresh for every operation (rt/tile_queues.h), which never draw
-// blind tickets; built without them (gq/wave_faa.cuh), G-WFQ's tile kernel spills less: 10.1 ->
-// 10.6 G rays/s on spheres100, 15.3 -> 16.8 G on cornell (H200, run 320).
+// blind tickets. G-WFQ's are built without their code (gq/wave_faa.cuh), which its tile kernel
+// carried in spills: spheres100 10.0-10.1 -> 10.6 G rays/s (H200, runs 320-321, cornell within
+// its noise). G-LFQ's keep it: built without, its tile kernel ran 1.5 % slower on spheres100
+// (run 321: 12.20-12.23 against 12.40 G rays/s), its code laid out differently.
+#if GQ_QUEUE_KIND == 3
 #define GQ_BLIND_TICKETS 0
+#endif
 #include <rt/compaction.h>
 #include <rt/pixel_order.h>
 #include <rt/render_args.h>

@@ -41,8 +41,8 @@
 // Blind tickets (Glfq::operate, Gwfq::operate): with 1, the default, a thread whose last claim on a
 // ring found plenty there draws its next ticket by a bare wave_faa; with 0 the queues are built
 // without that code. A caller whose views are made afresh for every operation never finds plenty
-// and loses nothing by 0, only registers: the tile renderer (raytrace/kernels/render.cu) builds so,
-// where G-WFQ's blind tickets cost its tile kernel 5 % on spheres100 in spills (H200, run 320).
+// and loses nothing by 0 but the code: G-WFQ's tile renderer (raytrace/kernels/render.cu) builds
+// so, where that code cost its tile kernel 5 % on spheres100 in spills (H200, runs 320-321).
 #ifndef GQ_BLIND_TICKETS
 #define GQ_BLIND_TICKETS 1
 #endif
