@@ -57,4 +57,23 @@ run319() {  # 611b5b1: G-WFQ's render tests, the render bench (trimesh's wheel c
   GQ_COMMIT=611b5b1 GQ_DIRTY=0 GQ_RENDER_TESTS_S=240 GQ_RENDER_TESTS_K=gwfq GQ_RENDER_QUEUES=gwfq,glfq \
     GQ_RENDER_ACCELS=bvh GQ_STAGES="render-tests render-bench" bash tools/gpu-suite.sh
 }
-"${1:-run319}"
+
+# Runs 320-321 (the render A/B): runs/t/rhead = git archive c44b123 queues_cuda raytrace gq scenes pyproject.toml;
+# runs/t/rnb = 611b5b1's archive with G-WFQ's operate passing no plenty and no blind flag (a hand edit).
+run320() {
+  for round in 1 2; do for t in rhead new rnb; do
+    if [ $t = new ]; then d=.; else d=runs/t/$t; fi
+    (cd $d && PYTHONPATH=$PWD GQ_DIRTY=1 python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml \
+      --width 1920 --height 1080 --spp 4 --backend cuda --accel bvh --queue gwfq --json $OUT/render-$t-$round.json)
+  done; done
+}
+run321() {  # bfda7d2 (new) against c44b123, G-WFQ and G-LFQ; then the render tests of both queues
+  for round in 1 2; do for t in rhead new; do
+    if [ $t = new ]; then d=.; else d=runs/t/$t; fi
+    (cd $d && PYTHONPATH=$PWD GQ_COMMIT=bfda7d2 GQ_DIRTY=0 python3 -m gq bench render --scene scenes/spheres100.toml \
+      --scene scenes/cornell.toml --width 1920 --height 1080 --spp 4 --backend cuda --accel bvh --queue gwfq,glfq \
+      --json $OUT/render-$t-$round.json)
+  done; done
+  GQ_COMMIT=bfda7d2 GQ_DIRTY=0 GQ_RENDER_TESTS_K="glfq or gwfq" GQ_STAGES="render-tests" bash tools/gpu-suite.sh
+}
+"${1:-run321}"
