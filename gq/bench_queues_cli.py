@@ -43,7 +43,7 @@ DEFAULT_THREADS = {"cuda": "2^9..2^18", "cpu": "4,8,16"}
 @click.option("--stats", is_flag=True,
               help="Also run the counter builds, apart from the timed runs: per successful operation, "
                    "slow-path entries and helps (gwfq, ymc), retries and lost CASes (glfq, sfq), "
-                   "blind tickets (glfq).")
+                   "blind tickets (glfq, gwfq).")
 @click.option("--poll-backoff", "poll_backoff", type=int, default=0, show_default=True, metavar="NS",
               help="Polite polling: after an EMPTY or FULL answer a split-kernel thread backs off, "
                    "doubling from 32 ns up to NS (0: the seed's back-to-back polling). A separate build; "

@@ -393,8 +393,8 @@ def stats_point(backend: str, kind: QueueKind, kernel: str, threads: int, pct: i
                 window_s: float, capacity: int, poll_backoff_ns: int = 0) -> dict:
     """One counter run (a build with GQ_QUEUE_STATS): the queue's counters per successful
     operation (slow-path entries, helps and completions of the wait-free queues; retries and lost
-    CASes of G-LFQ and SFQ; G-LFQ's and G-WFQ's blind tickets), and the most steps one operation took (wait-free
-    queues)."""
+    CASes of G-LFQ and SFQ; G-LFQ's and G-WFQ's blind tickets), and the most steps one operation
+    took (wait-free queues)."""
     bench = launcher(backend, kind, stats=True, poll_backoff_ns=poll_backoff_ns)
     threads_run, min_blocks = bench.resident(threads)
     producers = producer_threads(threads_run, pct, ROLE_LANES[backend]) if kernel == "split" else 0
