@@ -76,4 +76,10 @@ run321() {  # bfda7d2 (new) against c44b123, G-WFQ and G-LFQ; then the render te
   done; done
   GQ_COMMIT=bfda7d2 GQ_DIRTY=0 GQ_RENDER_TESTS_K="glfq or gwfq" GQ_STAGES="render-tests" bash tools/gpu-suite.sh
 }
-"${1:-run321}"
+run322() {  # 2df661b: the BFS GPU tests (every queue kind), gq bfs --bench on Kron-21 and a 2 M-vertex road grid
+  export GQ_COMMIT=2df661b GQ_DIRTY=0
+  python3 -m pytest -v -s -m gpu -p no:cacheprovider tests/sssp_demo/test_bfs_gpu.py > $OUT/bfs-tests.log 2>&1
+  python3 -m gq bfs --generate kron --scale 21 --bench --repeats 5 --json $OUT/bfs-kron21.json
+  python3 -m gq bfs --generate road --vertices 2000000 --bench --repeats 5 --json $OUT/bfs-road2m.json
+}
+"${1:-run322}"
