@@ -56,6 +56,7 @@ FAULTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "sfq-no-turn": ("GQ_FAULT_SFQ_NO_TURN", ("sfq",)),
     "sfq-every-lap-fresh": ("GQ_FAULT_SFQ_EVERY_LAP_FRESH", ("sfq",)),
     "wfq-double-round": ("GQ_FAULT_WFQ_DOUBLE_ROUND", ("gwfq",)),
+    "wfq-slow-empty": ("GQ_FAULT_WFQ_SLOW_EMPTY", ("gwfq",)),
     "ymc-no-deq-claim": ("GQ_FAULT_YMC_NO_DEQ_CLAIM", ("ymc",)),
 }
 

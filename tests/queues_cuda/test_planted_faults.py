@@ -33,6 +33,7 @@ SLOW = {"patience": 0, "help_delay": 1, "fifo_tokens": 0}
         ("sfq", "sfq-no-turn", (1, 2, 3), {}),    # dequeuers read before the enqueuer's turn
         ("sfq", "sfq-every-lap-fresh", (1, 2, 3), {}),  # enqueuers skip the turn read on every lap
         ("gwfq", "wfq-double-round", (1, 2, 3), SLOW),  # two helpers increment in one round
+        ("gwfq", "wfq-slow-empty", (1, 2, 3), SLOW),    # a slow dequeue's round answers EMPTY before Tail
         ("ymc", "ymc-no-deq-claim", (1, 2, 3), SLOW),   # a fast dequeuer leaves the cell to a request too
     ],
 )

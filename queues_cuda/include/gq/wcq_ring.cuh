@@ -532,7 +532,13 @@ struct WcqRing {
       }
       if (load<mo::seq_cst>(local) & kFin) continue;  // found: SlowFAA now answers false
       const uint64_t t = counter_of(load<mo::seq_cst>(tail()));
+#if defined(GQ_FAULT_WFQ_SLOW_EMPTY)
+      // Planted fault for the checkers: the rule below without its test of Tail, so a round whose
+      // slot was ruled out ends the request empty though values wait past its ticket.
+      const bool past_tail = true;
+#else
       const bool past_tail = (int64_t)(t - (h + 1)) <= 0;
+#endif
       if (past_tail) catchup(h + 1, helper, err);
       // Empty: Tail was at or behind this round's ticket once its slot was ruled out, try_deq_fast's
       // EMPTY by the same argument (the round's ticket is a Head ticket like any other), or
