@@ -78,8 +78,8 @@ GQ_HD GQ_INLINE void fifo_log(const FifoArgs& a, uint32_t index, uint32_t tid) {
   }
 }
 
-// `q` by value: each thread works on its own copy of the view (G-LFQ keeps per-thread readings in
-// it, glfq.cuh), on the host as on the GPU.
+// `q` by value: each thread works on its own copy of the view (G-LFQ and G-WFQ keep per-thread
+// readings in it, glfq.cuh, gwfq.cuh), on the host as on the GPU.
 template <class Queue>
 GQ_HD void fifo_thread(Queue q, const FifoArgs& a, uint32_t tid, const ErrorFlag& err) {
   const bool producer = a.roles == kFifoBalanced || tid < a.producers;

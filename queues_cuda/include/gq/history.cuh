@@ -59,8 +59,8 @@ GQ_HD GQ_INLINE bool history_is_enqueue(const HistoryArgs& a, uint32_t tid, uint
   }
 }
 
-// `q` by value: each thread works on its own copy of the view (G-LFQ keeps per-thread readings in
-// it, glfq.cuh), on the host as on the GPU.
+// `q` by value: each thread works on its own copy of the view (G-LFQ and G-WFQ keep per-thread
+// readings in it, glfq.cuh, gwfq.cuh), on the host as on the GPU.
 template <class Queue>
 GQ_HD void history_thread(Queue q, const HistoryArgs& a, uint32_t tid, const ErrorFlag& err) {
   for (uint32_t k = 0; k < a.ops_per_thread; ++k) {

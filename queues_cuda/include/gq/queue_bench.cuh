@@ -121,8 +121,8 @@ struct PollBackoff {
 #endif
 };
 
-// `q` by value: each thread works on its own copy of the view (G-LFQ keeps per-thread readings in
-// it, glfq.cuh), on the host as on the GPU.
+// `q` by value: each thread works on its own copy of the view (G-LFQ and G-WFQ keep per-thread
+// readings in it, glfq.cuh, gwfq.cuh), on the host as on the GPU.
 template <class Queue>
 GQ_HD void bench_thread(Queue q, const BenchArgs& a, uint32_t tid, const ErrorFlag& err) {
   uint64_t* c = a.counts;
