@@ -51,8 +51,9 @@ struct Gwfq {
   uint32_t* pool;
   uint64_t* stats;
   // Whether this thread's last ticket on fq, aq found plenty there (operate), as Glfq's: every
-  // thread holds its own copy of the view.
-  mutable bool fq_plenty = false, aq_plenty = false;
+  // thread holds its own copy of the view. aq_dry: its last dequeue answered EMPTY (operate: the
+  // next one parks).
+  mutable bool fq_plenty = false, aq_plenty = false, aq_dry = false;
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) { return n > threads ? n : threads; }
   GQ_HD static uint64_t ring_words(uint64_t n, uint64_t threads) { return WcqRing::words(ring_n(n, threads), threads); }
@@ -126,8 +127,26 @@ struct Gwfq {
   // alone, and -> 3.7 / 13.7 / 23.9 / 26.9 G with the help cursors packed as well (WcqRing::
   // help_threads). With aq's bar a quarter of the ring instead of a sixteenth, the 25 % split lost
   // 12-21 % from 2^16 threads and nothing else moved.
+  //
+  // A dequeue that comes right after one that answered EMPTY parks: it skips the relaxed empty test
+  // (and the claim's reads, wave_faa.cuh) and draws a blind ticket, whose slot it then waits on for
+  // the enqueuer as any ticket past Tail does (WcqRing::try_deq_fast, up to GQ_BURN_WAIT looks),
+  // answering EMPTY only if none comes. A thread that polls an empty queue so waits in one slot
+  // of aq instead of reading aq's Head and Tail lines over and over, the lines the enqueuers'
+  // tickets are drawn on. Before its ticket it reads Threshold (relaxed, then the fenced test):
+  // wCQ's own first step, which stops dequeuers from burning the enqueuers' slots once the ring
+  // has proved empty; without it, parking dequeuers left the last producers of the 75 % split
+  // retrying for 0.3-0.6 s (H200, run 325). Only a thread that polls again parks: a caller that
+  // stops at its first EMPTY (the queue BFS's levels) or makes its view afresh for each operation
+  // (the tile renderer) never does. On the H200 (run 326) the 25 % split went from 11.8 to 17.2 G
+  // ops/s at 2^18 threads; every other point within 3 %.
   GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
-    if (!enqueue && !aq_plenty && aq.looks_empty() && aq.observed_empty()) return false;
+    const bool park = kBlindTickets && !enqueue && aq_dry;
+    if (!enqueue && !aq_plenty &&
+        (park ? (int64_t)load<mo::relaxed>(aq.threshold()) < 0 : aq.looks_empty()) && aq.observed_empty()) {
+      aq_dry = true;
+      return false;
+    }
     Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
     const WcqRing from = enqueue ? fq : aq, to = enqueue ? aq : fq;
     stat_begin(stats, tid);
@@ -138,8 +157,9 @@ struct Gwfq {
       const int64_t plenty_at = enqueue ? (int64_t)((fq.m + GQ_GWFQ_PLENTY_SHARE - 1) / GQ_GWFQ_PLENTY_SHARE)
                                         : (int64_t)((aq.m + GQ_GWFQ_AQ_PLENTY_SHARE - 1) / GQ_GWFQ_AQ_PLENTY_SHARE);
       const uint32_t i = from.dequeue(tid, err, enqueue && !fq_plenty, plenty_at, kBlindTickets ? &plenty : nullptr,
-                                      kBlindTickets && was_plenty);
+                                      kBlindTickets && (was_plenty || park));
       was_plenty = plenty;  // never true without blind tickets (wave_faa.cuh): the flags fold away
+      if (!enqueue) aq_dry = i == WcqRing::kEmpty;
       if (i != WcqRing::kEmpty) {
         // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
         // the acquire read of the slot that finds i; the load is done before fq's install.
