@@ -113,11 +113,13 @@ def test_forced_slow_path(queue):
     (run 27: 0.10 entries and 0.12 helps per successful operation in the histories). YMC, whose
     dequeuers take no ticket on an empty queue, hardly leaves its fast path on the GPU: 0 entries
     in run 27's histories, 30 in its FIFO runs (its slow path inside histories is checked on the
-    CPU, test_cpu_queues.py). The FIFO part is small, because with every operation on the slow path
-    a small queue under many threads moves tokens slowly: G-WFQ at capacity 64 delivered 2,000
-    tokens in about 20 s at 1,024 threads (3 slow-path entries per operation, each SlowFAA round's
-    exact CAS racing the fast path's fetch-adds), and the earlier 2.5e5 tokens at 1,024 threads
-    never finished."""
+    CPU, test_cpu_queues.py), and whether a helper sees one of its few requests is up to the
+    timing: on an H100 its 114 and 40 entries drew no help (runs 328, 331), on the H200 98 drew 31
+    (run 329), so helps are required of G-WFQ only. The FIFO part is small, because with every
+    operation on the slow path a small queue under many threads moves tokens slowly: G-WFQ at
+    capacity 64 delivered 2,000 tokens in about 20 s at 1,024 threads (3 slow-path entries per
+    operation, each SlowFAA round's exact CAS racing the fast path's fetch-adds), and the earlier
+    2.5e5 tokens at 1,024 threads never finished."""
     histories = run_check(CheckConfig(queue=queue, backend="cuda", capacities=(1, 3, 64, 4096), threads=256, ops=8,
                                       histories=40, fifo_tokens=0, seed=17, timeout=60,
                                       patience=0, help_delay=1, stats=True))
@@ -130,7 +132,7 @@ def test_forced_slow_path(queue):
                              "kernel_error": r.kernel_error, "seconds": round(r.seconds, 2)})
         assert r.ok, r.counterexample or r.kernel_error or r.fifo
     assert histories.histories == 40 and fifo.fifo.tokens >= 20_000
-    for counter in ("slow_path_entries", "helps_given"):
+    for counter in ("slow_path_entries", "helps_given") if queue == "gwfq" else ("slow_path_entries",):
         assert histories.stats[counter] + fifo.stats[counter] > 0, (histories.stats, fifo.stats)
 
 

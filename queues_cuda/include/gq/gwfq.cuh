@@ -51,9 +51,11 @@ struct Gwfq {
   uint32_t* pool;
   uint64_t* stats;
   // Whether this thread's last ticket on fq, aq found plenty there (operate), as Glfq's: every
-  // thread holds its own copy of the view. aq_dry: its last dequeue answered EMPTY (operate: the
-  // next one parks).
-  mutable bool fq_plenty = false, aq_plenty = false, aq_dry = false;
+  // thread holds its own copy of the view. aq_empties: EMPTY answers to its dequeues since its last
+  // value, counted up to 2 (operate: 1 parks the next dequeue; 2, a parked one answered EMPTY too,
+  // disarms until the next value).
+  mutable bool fq_plenty = false, aq_plenty = false;
+  mutable uint8_t aq_empties = 0;
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) { return n > threads ? n : threads; }
   GQ_HD static uint64_t ring_words(uint64_t n, uint64_t threads) { return WcqRing::words(ring_n(n, threads), threads); }
@@ -136,15 +138,25 @@ struct Gwfq {
   // tickets are drawn on. Before its ticket it reads Threshold (relaxed, then the fenced test):
   // wCQ's own first step, which stops dequeuers from burning the enqueuers' slots once the ring
   // has proved empty; without it, parking dequeuers left the last producers of the 75 % split
-  // retrying for 0.3-0.6 s (H200, run 325). Only a thread that polls again parks: a caller that
-  // stops at its first EMPTY (the queue BFS's levels) or makes its view afresh for each operation
-  // (the tile renderer) never does. On the H200 (run 326) the 25 % split went from 11.8 to 17.2 G
-  // ops/s at 2^18 threads; every other point within 3 %.
+  // retrying for 0.3-0.6 s (H200, run 325). Threshold alone is not enough: every enqueue refills
+  // it, so while a few producers are still at work, parked pollers burn the slots of their tickets
+  // one after another. The 75 % split, whose consumers see no EMPTY until its producers stop, ran
+  // up to 0.58 s past a 50 ms budget at its end (H100, runs 328 and 331; on the H200 once in five
+  // runs at 2^18 threads, run 330). So a parked dequeue that comes back EMPTY disarms its thread:
+  // it polls aq's Head and Tail again, ticket-free, until it next takes a value, and a poller's
+  // blind tickets burn at most two slots a value (the parked one, the last of a plenty run). No
+  // run of the 75 % split overran since (runs 329-331). Only a thread that polls again parks: a
+  // caller that stops at its first EMPTY (the queue BFS's levels) or makes its view afresh for each
+  // operation (the tile renderer) never does. The 25 % split at 2^18 threads went from 11.8 to
+  // 17.9 G ops/s on the H200 and from 11.4 to 15.4 G on an H100 (runs 330-331); the balanced kernel
+  // there lost 5-6 % (26.6 -> 25.2 G, 22.9 -> 21.5 G: the kernel is held to 32 registers at that
+  // size and spills more), under 1 % at 2^17 threads and below, where the 25 % split gained too
+  // (10.3 -> 12.6 G at 2^17 on the H200).
   GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
-    const bool park = kBlindTickets && !enqueue && aq_dry;
+    const bool park = kBlindTickets && !enqueue && aq_empties == 1;
     if (!enqueue && !aq_plenty &&
         (park ? (int64_t)load<mo::relaxed>(aq.threshold()) < 0 : aq.looks_empty()) && aq.observed_empty()) {
-      aq_dry = true;
+      if (aq_empties == 0) aq_empties = 1;
       return false;
     }
     Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
@@ -159,7 +171,7 @@ struct Gwfq {
       const uint32_t i = from.dequeue(tid, err, enqueue && !fq_plenty, plenty_at, kBlindTickets ? &plenty : nullptr,
                                       kBlindTickets && (was_plenty || park));
       was_plenty = plenty;  // never true without blind tickets (wave_faa.cuh): the flags fold away
-      if (!enqueue) aq_dry = i == WcqRing::kEmpty;
+      if (!enqueue) aq_empties = i != WcqRing::kEmpty ? 0 : aq_empties == 0 ? 1 : 2;
       if (i != WcqRing::kEmpty) {
         // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
         // the acquire read of the slot that finds i; the load is done before fq's install.
