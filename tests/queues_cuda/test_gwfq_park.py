@@ -6,8 +6,8 @@ follows a successful one by a claim, or that runs on a fresh view, takes no tick
 queue. The queue BFS's levels rely on this, and so does the tile renderer, which makes its views
 afresh for every operation.
 
-One thread drives views of one queue with the header's own operations. Its steps, with Head's counter on
-aq after each one, are recorded and checked here.
+One thread drives views of one queue with the header's own operations. Its steps, with Head's
+counter on aq after each one, are recorded and checked here.
 """
 
 import ctypes
@@ -24,8 +24,7 @@ static constexpr uint64_t kN = 64, kThreads = 2;
 extern "C" uint64_t park_words() { return Gwfq::words(kN, kThreads); }
 
 // out[k], out[16 + k]: step k's answer (1: a value, 0: EMPTY; for an enqueue 1: done) and the
-// value taken, out[32 + k]: aq's Head counter after step k; out[48]: aq's Threshold at the end.
-// Returns the error flag's first word.
+// value taken, out[32 + k]: aq's Head counter after step k. Returns the error flag's first word.
 extern "C" uint32_t park_steps(uint64_t* base, uint64_t* out) {
   for (uint64_t w = 0; w < Gwfq::words(kN, kThreads); ++w) base[w] = Gwfq::initial_word(w, kN, kThreads);
   uint32_t flag[4] = {0, 0, 0, 0};
@@ -59,7 +58,6 @@ extern "C" uint32_t park_steps(uint64_t* base, uint64_t* out) {
   deq(w);                            // 13: right after EMPTY, armed: parks, a blind ticket, EMPTY
   deq(w);                            // 14: disarmed: EMPTY, no ticket
   deq(Gwfq::view(base, kN, kThreads));  // 15: a fresh view of the empty ring: EMPTY, no ticket
-  out[48] = *v.aq.threshold();
   return flag[0];
 }
 """
