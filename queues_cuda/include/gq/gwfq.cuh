@@ -50,12 +50,12 @@ struct Gwfq {
   QuiescenceGuard guard;
   uint32_t* pool;
   uint64_t* stats;
-  // Whether this thread's last ticket on fq, aq found plenty there (operate), as Glfq's: every
-  // thread holds its own copy of the view. aq_empties: EMPTY answers to its dequeues since its last
-  // value, counted up to 2 (operate: 1 parks the next dequeue; 2, a parked one answered EMPTY too,
-  // disarms until the next value).
-  mutable bool fq_plenty = false, aq_plenty = false;
-  mutable uint8_t aq_empties = 0;
+  // Whether this thread's last ticket on fq found plenty there (operate), as Glfq's: every thread
+  // holds its own copy of the view. aq_mode, its dequeues' state on aq in one byte: 0 plain, 1 its
+  // last ticket found plenty, 2 its last dequeue answered EMPTY (the next one parks), 3 a parked
+  // one answered EMPTY too (no parking until the next value).
+  mutable bool fq_plenty = false;
+  mutable uint8_t aq_mode = 0;
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) { return n > threads ? n : threads; }
   GQ_HD static uint64_t ring_words(uint64_t n, uint64_t threads) { return WcqRing::words(ring_n(n, threads), threads); }
@@ -148,15 +148,16 @@ struct Gwfq {
   // run of the 75 % split overran since (runs 329-331). Only a thread that polls again parks: a
   // caller that stops at its first EMPTY (the queue BFS's levels) or makes its view afresh for each
   // operation (the tile renderer) never does. The 25 % split at 2^18 threads went from 11.8 to
-  // 17.9 G ops/s on the H200 and from 11.4 to 15.4 G on an H100 (runs 330-331); the balanced kernel
-  // there lost 5-6 % (26.6 -> 25.2 G, 22.9 -> 21.5 G: the kernel is held to 32 registers at that
-  // size and spills more), under 1 % at 2^17 threads and below, where the 25 % split gained too
-  // (10.3 -> 12.6 G at 2^17 on the H200).
+  // 17.9 G ops/s on the H200 and from 11.4 to 15.4 G on an H100 (runs 330-331), and gained at 2^17
+  // too (10.3 -> 12.6 G on the H200). The balanced kernel at 2^18, held to 32 registers there, paid
+  // for the state in spills: 5-6 % with a flag and a counter (26.6 -> 25.2 G on the H200, 22.9 ->
+  // 21.5 G on an H100), 2 % with them in one byte, aq_mode (H100, run 333: 22.93 G before parking,
+  // 21.55 with the two, 22.46 with the byte; the splits as with the two). Under 1 % below 2^18.
   GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
-    const bool park = kBlindTickets && !enqueue && aq_empties == 1;
-    if (!enqueue && !aq_plenty &&
+    const bool park = kBlindTickets && !enqueue && aq_mode == 2;
+    if (!enqueue && aq_mode != 1 &&
         (park ? (int64_t)load<mo::relaxed>(aq.threshold()) < 0 : aq.looks_empty()) && aq.observed_empty()) {
-      if (aq_empties == 0) aq_empties = 1;
+      if (aq_mode == 0) aq_mode = 2;
       return false;
     }
     Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
@@ -164,14 +165,16 @@ struct Gwfq {
     stat_begin(stats, tid);
     for (;;) {
       guard.enter(tid);
-      bool& was_plenty = enqueue ? fq_plenty : aq_plenty;
+      const bool was_plenty = enqueue ? fq_plenty : aq_mode == 1;
       bool plenty = false;
       const int64_t plenty_at = enqueue ? (int64_t)((fq.m + GQ_GWFQ_PLENTY_SHARE - 1) / GQ_GWFQ_PLENTY_SHARE)
                                         : (int64_t)((aq.m + GQ_GWFQ_AQ_PLENTY_SHARE - 1) / GQ_GWFQ_AQ_PLENTY_SHARE);
       const uint32_t i = from.dequeue(tid, err, enqueue && !fq_plenty, plenty_at, kBlindTickets ? &plenty : nullptr,
                                       kBlindTickets && (was_plenty || park));
-      was_plenty = plenty;  // never true without blind tickets (wave_faa.cuh): the flags fold away
-      if (!enqueue) aq_empties = i != WcqRing::kEmpty ? 0 : aq_empties == 0 ? 1 : 2;
+      if (enqueue)
+        fq_plenty = plenty;  // never true without blind tickets (wave_faa.cuh): the flags fold away
+      else
+        aq_mode = i != WcqRing::kEmpty ? (plenty ? 1 : 0) : aq_mode <= 1 ? 2 : 3;
       if (i != WcqRing::kEmpty) {
         // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
         // the acquire read of the slot that finds i; the load is done before fq's install.
