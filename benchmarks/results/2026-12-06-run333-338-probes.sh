@@ -3,7 +3,8 @@
 # for in run 333), from the repository root of a checkout with these beside it (carried, not committed):
 #   runs/ab/old   git archive 5b6881e;  runs/ab/head  git archive 4e415fb;  runs/ab/mode  head + 2026-12-06-next-gwfq-aq-mode.patch
 #   runs/ab/<variant>  2026-12-06-run334-338-bfs-variants.py runs/ab/head runs/ab
-#   runs/bfs_time.py   2026-12-06-run334-338-bfs-time.py
+#   runs/bfs_time.py   2026-12-02-h200-run289-bfs-time.py with "delaunay-21" taken out of GRAPHS (and the generator's pool
+#                      sized by len(GRAPHS))
 set -u
 export PYTHONUNBUFFERED=1 GQ_CACHE_DIR=/tmp/gq-cache
 R=$PWD
