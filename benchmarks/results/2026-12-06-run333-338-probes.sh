@@ -27,9 +27,10 @@ case "${RUN:?}" in
     ab head runs/ab/head 3; ab mode runs/ab/mode 3
     ( cd runs/ab/head && timeout 60 python3 -m gq bench queues --queue glfq --kernel balanced --threads 2^17..2^18 --runs 5 \
         --json $OUT/glfq-bal.json --chart $OUT/c.png > $OUT/glfq-bal.log 2>&1 ) ;;
-  334)  # the proof of aq_mode (working tree = mode), then the L1 test
-    PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs
+  334)  # the proof of aq_mode (working tree = mode; the graphs generated on the CPU meanwhile), then the L1 test
+    ( PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs & )
     GQ_COMMIT=4e415fb+aq-mode GQ_DIRTY=1 GQ_HISTORY_QUEUES=gwfq GQ_STAGES="histories wfq bench-tests" bash tools/gpu-suite.sh
+    while pgrep -f "bfs_time.py gen" > /dev/null; do sleep 1; done
     for rep in 1 2; do bfs head cg; done ;;
   335) PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs; for rep in 1 2; do bfs head rank low; done ;;
   336) PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs; for rep in 1 2; do bfs head rank r1 r3 r13; done ;;
