@@ -1,5 +1,5 @@
-"""Probe trees of runs 334-338 (not shipped): the queue BFS's (SFQ's) level taken apart against compaction's.
-  python3 2026-12-06-run334-338-bfs-variants.py HEAD_TREE OUT_DIR
+"""Probe trees of runs 334-340 (not shipped): the queue BFS's (SFQ's) level taken apart against compaction's.
+  python3 2026-12-06-run334-340-bfs-variants.py HEAD_TREE OUT_DIR
 HEAD_TREE is `git archive 4e415fb` unpacked; OUT_DIR gets one tree per variant:
   cg    the graph's indptr/indices loads past L1 (__ldcg), both forms          (run 334)
   rank  item i taken by thread rank i, compaction's placement, no draws       (runs 335-336)
@@ -11,6 +11,8 @@ HEAD_TREE is `git archive 4e415fb` unpacked; OUT_DIR gets one tree per variant:
   r4    r13 with the level's size counted in C (ctl), slots from 0 each level  (runs 337-338)
   r5    r4 over 32-bit words in the slot array: compaction's protocol in the queue's memory   (runs 337-338)
   r6    r4 with weak 64-bit stores; r7: r5 with relaxed 32-bit stores          (run 338)
+  r8    r5 with a second 32-bit store per element, into an array of its own
+        (a turn array apart from the values)                                   (run 340)
   w     head with SFQ's relaxed batch stores weak; w2: w and the take's first read weak      (run 338)"""
 import shutil, sys
 from pathlib import Path
@@ -108,6 +110,15 @@ variant("r6", "r4", [(BQ, "if (fresh[j]) gq::store<gq::mo::relaxed>(q[lvl].slot(
                       "if (fresh[j]) *q[lvl].slot(at + i++) = (1ull << 32) | v[j];  // PROBE R6: weak 64-bit stores")])
 variant("r7", "r5", [(BQ, "if (fresh[j]) list[at + i++] = v[j];",
                       "if (fresh[j]) gq::store<gq::mo::relaxed>(list + at + i++, v[j]);  // PROBE R7: relaxed 32-bit stores")])
+variant("r8", "r5", [(BQ, """    uint32_t* list = reinterpret_cast<uint32_t*>(q[lvl].slot(0));
+    for (uint32_t j = 0, i = 0; j < kEdgeBatch; ++j)
+      if (fresh[j]) list[at + i++] = v[j];""", """    uint32_t* list = reinterpret_cast<uint32_t*>(q[lvl].slot(0));
+    uint32_t* turns = list + q[lvl].n;  // PROBE R8: a 32-bit turn word per element in an array of its own
+    for (uint32_t j = 0, i = 0; j < kEdgeBatch; ++j)
+      if (fresh[j]) {
+        list[at + i] = v[j];
+        turns[at + i++] = 1u;
+      }""")])
 variant("w", "head", [(SFQ, "        if (use[j]) store<mo::relaxed>(base + kSlots + at[j], ((uint64_t)(2u * lap_of[j] + 1u) << 32) | v[j]);",
                        """        if (use[j]) {
           const uint64_t word = ((uint64_t)(2u * lap_of[j] + 1u) << 32) | v[j];

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# What the device calls of runs 333-338 ran (2026-12-06; each on an H100 80GB HBM3, though an H200 was asked
+# What the device calls of runs 333-340 ran (2026-12-06; each on an H100 80GB HBM3, though an H200 was asked
 # for in run 333), from the repository root of a checkout with these beside it (carried, not committed):
 #   runs/ab/old   git archive 5b6881e;  runs/ab/head  git archive 4e415fb;  runs/ab/mode  head + 2026-12-06-next-gwfq-aq-mode.patch
-#   runs/ab/<variant>  2026-12-06-run334-338-bfs-variants.py runs/ab/head runs/ab
+#   runs/ab/<variant>  2026-12-06-run334-340-bfs-variants.py runs/ab/head runs/ab
 #   runs/bfs_time.py   2026-12-02-h200-run289-bfs-time.py with "delaunay-21" taken out of GRAPHS (and the generator's pool
 #                      sized by len(GRAPHS))
 set -u
@@ -36,4 +36,6 @@ case "${RUN:?}" in
   336) PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs; for rep in 1 2; do bfs head rank r1 r3 r13; done ;;
   337) PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs; for rep in 1 2; do bfs head r13 r4 r5; done ;;
   338) PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs; for rep in 1 2; do bfs head r4 r5 r6 r7 w w2; done ;;
+  339) GQ_COMMIT=3ffde41 GQ_DIRTY=0 GQ_BENCH_QUEUES=gwfq,glfq GQ_STAGES=queue-bench GQ_QUEUE_BENCH_S=240 bash tools/gpu-suite.sh ;;
+  340) PYTHONPATH=$R python3 runs/bfs_time.py gen /tmp/graphs; bfs r4 r5 r8 ;;
 esac
