@@ -51,11 +51,16 @@ struct Gwfq {
   uint32_t* pool;
   uint64_t* stats;
   // Whether this thread's last ticket on fq found plenty there (operate), as Glfq's: every thread
-  // holds its own copy of the view. aq_mode, its dequeues' state on aq in one byte: 0 plain, 1 its
-  // last ticket found plenty, 2 its last dequeue answered EMPTY (the next one parks), 3 a parked
-  // one answered EMPTY too (no parking until the next value).
+  // holds its own copy of the view. aq_mode, its dequeues' state on aq, in one byte rather than two
+  // flags: at 2^18 threads the benchmark kernel spills, and the byte spills less (run 333). The
+  // states are ints, in this order (operate tests `aq_mode < kAqParks`): spelt as uint8_t constants
+  // they cost 8 bytes more of spill stores (tests/queues_cuda/test_register_budget.py).
+  static constexpr int kAqPlain = 0;     // none of the below
+  static constexpr int kAqPlenty = 1;    // its last ticket found plenty there: the next one is blind
+  static constexpr int kAqParks = 2;     // its last dequeue answered EMPTY: the next one parks
+  static constexpr int kAqDisarmed = 3;  // a parked one answered EMPTY too: no parking until the next value
   mutable bool fq_plenty = false;
-  mutable uint8_t aq_mode = 0;
+  mutable uint8_t aq_mode = kAqPlain;
 
   GQ_HD static uint64_t ring_n(uint64_t n, uint64_t threads) { return n > threads ? n : threads; }
   GQ_HD static uint64_t ring_words(uint64_t n, uint64_t threads) { return WcqRing::words(ring_n(n, threads), threads); }
@@ -154,10 +159,10 @@ struct Gwfq {
   // 21.5 G on an H100), 2 % with them in one byte, aq_mode (H100, run 333: 22.93 G before parking,
   // 21.55 with the two, 22.46 with the byte; the splits as with the two). Under 1 % below 2^18.
   GQ_HD bool operate(bool enqueue, uint32_t* value, uint32_t tid, const ErrorFlag& err) const {
-    const bool park = kBlindTickets && !enqueue && aq_mode == 2;
-    if (!enqueue && aq_mode != 1 &&
+    const bool park = kBlindTickets && !enqueue && aq_mode == kAqParks;
+    if (!enqueue && aq_mode != kAqPlenty &&
         (park ? (int64_t)load<mo::relaxed>(aq.threshold()) < 0 : aq.looks_empty()) && aq.observed_empty()) {
-      if (aq_mode == 0) aq_mode = 2;
+      if (aq_mode == kAqPlain) aq_mode = kAqParks;
       return false;
     }
     Spin spin(GQ_CLAIM_BUDGET);  // quiescence waits under contention, not one partner
@@ -165,7 +170,7 @@ struct Gwfq {
     stat_begin(stats, tid);
     for (;;) {
       guard.enter(tid);
-      const bool was_plenty = enqueue ? fq_plenty : aq_mode == 1;
+      const bool was_plenty = enqueue ? fq_plenty : aq_mode == kAqPlenty;
       bool plenty = false;
       const int64_t plenty_at = enqueue ? (int64_t)((fq.m + GQ_GWFQ_PLENTY_SHARE - 1) / GQ_GWFQ_PLENTY_SHARE)
                                         : (int64_t)((aq.m + GQ_GWFQ_AQ_PLENTY_SHARE - 1) / GQ_GWFQ_AQ_PLENTY_SHARE);
@@ -174,7 +179,7 @@ struct Gwfq {
       if (enqueue)
         fq_plenty = plenty;  // never true without blind tickets (wave_faa.cuh): the flags fold away
       else
-        aq_mode = i != WcqRing::kEmpty ? (plenty ? 1 : 0) : aq_mode <= 1 ? 2 : 3;
+        aq_mode = i != WcqRing::kEmpty ? (plenty ? kAqPlenty : kAqPlain) : aq_mode < kAqParks ? kAqParks : kAqDisarmed;
       if (i != WcqRing::kEmpty) {
         // As in G-LFQ: the payload goes out with aq's installing CAS (its fence) and comes in with
         // the acquire read of the slot that finds i; the load is done before fq's install.
