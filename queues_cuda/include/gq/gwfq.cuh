@@ -53,12 +53,14 @@ struct Gwfq {
   // Whether this thread's last ticket on fq found plenty there (operate), as Glfq's: every thread
   // holds its own copy of the view. aq_mode, its dequeues' state on aq, in one byte rather than two
   // flags: at 2^18 threads the benchmark kernel spills, and the byte spills less (run 333). The
-  // states are ints, in this order (operate tests `aq_mode < kAqParks`): spelt as uint8_t constants
-  // they cost 8 bytes more of spill stores (tests/queues_cuda/test_register_budget.py).
-  static constexpr int kAqPlain = 0;     // none of the below
-  static constexpr int kAqPlenty = 1;    // its last ticket found plenty there: the next one is blind
-  static constexpr int kAqParks = 2;     // its last dequeue answered EMPTY: the next one parks
-  static constexpr int kAqDisarmed = 3;  // a parked one answered EMPTY too: no parking until the next value
+  // states are ints, in this order (operate tests `aq_mode < kAqParks`): as uint8_t ones they cost
+  // 8 bytes more of spill stores (tests/queues_cuda/test_register_budget.py).
+  enum : int {
+    kAqPlain,     // none of the below
+    kAqPlenty,    // its last ticket found plenty there: the next one is blind
+    kAqParks,     // its last dequeue answered EMPTY: the next one parks
+    kAqDisarmed,  // a parked one answered EMPTY too: no parking until the next value
+  };
   mutable bool fq_plenty = false;
   mutable uint8_t aq_mode = kAqPlain;
 
