@@ -31,6 +31,23 @@ def test_several_queues_at_once(queue, queues):
     assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
 
 
+@pytest.mark.parametrize("roles", ["split", "balanced"])
+@pytest.mark.parametrize("capacity", [1, 3, 1024])
+def test_sfq_non_waiting_fifo(roles, capacity):
+    """SFQ's FIFO runs elsewhere go through its blocking interface; this one goes through
+    try_enqueue / try_dequeue (a lost claim retries from the value its CAS read, and a stale other
+    counter is read again only before a FULL or EMPTY answer), on rings small enough that both
+    answers are frequent: every token arrives once, in per-producer order."""
+    from queues_cuda.cpu_runtime import run_fifo
+    from queues_cuda.fifo_conformance import check_tokens
+
+    producers = 32 if roles == "split" else 64
+    per_producer = 200_000 // producers
+    out, consumers, logged = run_fifo(QUEUES["sfq"], capacity, 64, roles, producers, per_producer, False)
+    report = check_tokens(out, consumers, logged, producers, per_producer)
+    assert report.tokens == 200_000 and report.ok, report
+
+
 WAIT_FREE = [q for q, kind in QUEUES.items() if kind.wait_free]
 
 

@@ -102,6 +102,36 @@ def test_several_queues_in_one_warp(queue, queues):
     assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
 
 
+# (threads, roles, capacity, tokens) of SFQ's runs through its non-waiting interface: 4e6 tokens.
+SFQ_NON_WAITING_RUNS = (
+    (2**10, "split", 3, 500_000),
+    (2**12, "split", 64, 1_000_000),
+    (2**12, "balanced", 64, 1_000_000),
+    (2**14, "balanced", 1 << 20, 1_500_000),
+)
+
+
+def test_sfq_non_waiting_fifo():
+    """test_fifo_conformance drives SFQ through its blocking interface; this drives try_enqueue /
+    try_dequeue, whose claim loop retries a lost CAS from the value it read (sfq.cuh), on small
+    and large rings. Fewer tokens than the blocking runs: the CAS loop on one word serves about a
+    million claims a second."""
+    kind = QUEUES["sfq"]
+    for threads, roles, capacity, tokens in SFQ_NON_WAITING_RUNS:
+        producers = threads // 2 if roles == "split" else threads
+        per_producer = -(-tokens // producers)
+        started = time.perf_counter()
+        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer, False)
+        seconds = time.perf_counter() - started
+        report = check_tokens(out, consumers, logged, producers, per_producer)
+        record("fifo", {"queue": "sfq", "threads": threads, "roles": roles, "capacity": capacity,
+                        "blocking": False, "tokens": report.tokens, "logged": report.logged, "lost": report.lost,
+                        "duplicated": report.duplicated, "order_violations": report.order_violations,
+                        "out_of_range": report.out_of_range, "run_seconds_wall": round(seconds, 3)})
+        assert report.ok and report.tokens == producers * per_producer, report
+        del out, consumers
+
+
 @pytest.mark.parametrize("queue", [q for q, kind in QUEUES.items() if kind.wait_free])
 def test_forced_slow_path(queue):
     """Patience 0 and help delay 1 on a real warp: the slow path and helping run (the counters say
