@@ -35,9 +35,8 @@ def test_several_queues_at_once(queue, queues):
 @pytest.mark.parametrize("capacity", [1, 3, 1024])
 def test_sfq_non_waiting_fifo(roles, capacity):
     """SFQ's FIFO runs elsewhere go through its blocking interface; this one goes through
-    try_enqueue / try_dequeue (a lost claim retries from the value its CAS read, and a stale other
-    counter is read again only before a FULL or EMPTY answer), on rings small enough that both
-    answers are frequent: every token arrives once, in per-producer order."""
+    try_enqueue / try_dequeue, the CAS claims on Tail and Head, on rings small enough that FULL and
+    EMPTY answers are frequent: every token arrives once, in per-producer order."""
     from queues_cuda.cpu_runtime import run_fifo
     from queues_cuda.fifo_conformance import check_tokens
 

@@ -113,9 +113,9 @@ SFQ_NON_WAITING_RUNS = (
 
 def test_sfq_non_waiting_fifo():
     """test_fifo_conformance drives SFQ through its blocking interface; this drives try_enqueue /
-    try_dequeue, whose claim loop retries a lost CAS from the value it read (sfq.cuh), on small
-    and large rings. Fewer tokens than the blocking runs: the CAS loop on one word serves about a
-    million claims a second."""
+    try_dequeue (sfq.cuh: a CAS claim on Tail or Head after reading both), on small and large
+    rings. Fewer tokens than the blocking runs: the CAS loop on one word serves about a million
+    claims a second (run 347, H200: 4.0e6 tokens in 6.4 s of runs)."""
     kind = QUEUES["sfq"]
     for threads, roles, capacity, tokens in SFQ_NON_WAITING_RUNS:
         producers = threads // 2 if roles == "split" else threads

@@ -14,9 +14,9 @@
 //     dequeues its whole frontier so, a warp at a time: one fetch-add a lane would queue every
 //     thread of the level behind one hot word;
 //   * non-waiting try_enqueue/try_dequeue: read Tail then Head (or Head then Tail); report FULL
-//     (EMPTY) when the difference shows n (0) elements, else claim the ticket with a CAS (a lost
-//     one retries from the value it read). The element count is Tail - Head, changed only by
-//     those CASes, so FULL and EMPTY linearize at the second read. After a successful claim the thread still waits for its slot's turn, which its
+//     (EMPTY) when the difference shows n (0) elements, else claim the ticket with a CAS. The
+//     element count is Tail - Head, changed only by those CASes, so FULL and EMPTY linearize at the
+//     second read. After a successful claim the thread still waits for its slot's turn, which its
 //     partner (the ticket n earlier, or the enqueuer of the same ticket) has already claimed.
 // The two interfaces must not be mixed on one queue if FULL answers are to stay exact: blocking
 // enqueuers may push Tail past Head + n.
@@ -187,34 +187,18 @@ struct Sfq {
 
   // Non-waiting interface: false means FULL / EMPTY (or, with the error flag raised, gave up).
   // Counted (GQ_QUEUE_STATS): a lost claim CAS is both a CAS failure and a retry.
-  // A lost claim retries with the counter value its CAS read (the word's latest), and with the
-  // other counter as last read: that one only grows, so a stale Head still bounds the count from
-  // above (enqueue) and a stale Tail from below (dequeue), and a claim it lets through is a claim
-  // the fresh value would let through too. Only a FULL (EMPTY) verdict needs the other counter read
-  // after this one, so only then is it read again. A retry is then one CAS, not two loads and a
-  // CAS: under contention every lost round trip is a claim some other thread won, so fewer round
-  // trips a try are more claims a second (H200, run 345).
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
     const StatRow stat{stats, tid};
-    uint64_t t = load<mo::seq_cst>(tail());
-    uint64_t h = load<mo::seq_cst>(head());
-    bool h_after_t = true;  // was h read after t?
     for (;;) {
-      if ((int64_t)(t - h) >= (int64_t)n) {
-        if (h_after_t) return false;  // FULL, at the Head read
-        h = load<mo::seq_cst>(head());
-        h_after_t = true;
-        continue;
-      }
-      const uint64_t seen = cas<mo::seq_cst>(tail(), t, t + 1);
-      if (seen == t) {
+      const uint64_t t = load<mo::seq_cst>(tail());
+      const uint64_t h = load<mo::seq_cst>(head());
+      if ((int64_t)(t - h) >= (int64_t)n) return false;  // FULL, at the Head read
+      if (cas<mo::seq_cst>(tail(), t, t + 1) == t) {
         const bool ok = put(t, v, err);
         if (ok) stat.add(kStatOk);
         return ok;
       }
-      t = seen;
-      h_after_t = false;
       stat.add(kStatCasFails);
       stat.add(kStatRetries);
       if (!spin.step(err, kSiteSfqClaim, t)) return false;
@@ -223,24 +207,15 @@ struct Sfq {
   GQ_HD bool try_dequeue(uint32_t* out, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
     const StatRow stat{stats, tid};
-    uint64_t h = load<mo::seq_cst>(head());
-    uint64_t t = load<mo::seq_cst>(tail());
-    bool t_after_h = true;  // was t read after h?
     for (;;) {
-      if ((int64_t)(t - h) <= 0) {
-        if (t_after_h) return false;  // EMPTY, at the Tail read
-        t = load<mo::seq_cst>(tail());
-        t_after_h = true;
-        continue;
-      }
-      const uint64_t seen = cas<mo::seq_cst>(head(), h, h + 1);
-      if (seen == h) {
+      const uint64_t h = load<mo::seq_cst>(head());
+      const uint64_t t = load<mo::seq_cst>(tail());
+      if ((int64_t)(t - h) <= 0) return false;  // EMPTY, at the Tail read
+      if (cas<mo::seq_cst>(head(), h, h + 1) == h) {
         const bool ok = take(h, out, err);
         if (ok) stat.add(kStatOk);
         return ok;
       }
-      h = seen;
-      t_after_h = false;
       stat.add(kStatCasFails);
       stat.add(kStatRetries);
       if (!spin.step(err, kSiteSfqClaim, h)) return false;
