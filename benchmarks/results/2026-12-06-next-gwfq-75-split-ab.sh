@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepared, not run (no H200 could be had after run 343): is G-WFQ's 75 % split at 2^18 threads slower with b2c52da's
+# Prepared after run 343 (no H200 could be had then) and run as run 344 (results README, runs 344-347): is G-WFQ's 75 % split at 2^18 threads slower with b2c52da's
 # aq_mode than before parking? Run 341's sweep of b2c52da read 14.60 G ops/s (five runs 13.98-15.44), run 330's of the
 # two-flag form 17.83-18.20 and of 5b6881e (no parking) 18.47-18.51 on the H200; on an H100 every tree spread alike
 # (runs 331 and 333), so only an H200 can answer. Splits 25/75 % at 2^17..2^18 and balanced at 2^18, 5 runs a point,

@@ -1,0 +1,90 @@
+# Runs 344-347 (2026-12-06): the device calls' scripts as run, one after another. Trees under runs/ab2 (gitignored,
+# carried): old/byte = git archive 5b6881e / b2c52da (the A/B script's header), s-<sha> = git archive <sha>, bo1024 and
+# bo4096 = git archive 2e593ae with its sfq.cuh's GQ_SFQ_CLAIM_BACKOFF_NS default set to 1024 / 4096 (that define is in
+# the working tree of run 346 only, default 0, and was never committed). runs/ab2/HEAD held 2e593ae.
+
+# ---- runs/ab2/probe344.sh
+#!/usr/bin/env bash
+# run 344: the prepared G-WFQ 75 % split A/B, then SFQ's non-waiting balanced kernel over seven trees
+set -u
+bash benchmarks/results/2026-12-06-next-gwfq-75-split-ab.sh 2>&1 | tee $OUT/gwfq-ab.txt
+export PYTHONUNBUFFERED=1 GQ_CACHE_DIR=/tmp/gq-cache
+sfq() {
+  local v=$1 d=runs/ab2/$1
+  [ "$v" = byte ] && d=runs/ab2/byte
+  ( cd $d && timeout 120 python3 -m gq bench queues --queue sfq --kernel balanced \
+      --threads 2^9..2^14 --duration 0.04 --warmup 0.01 --runs 3 --json $OUT/sfq-$v.json --chart $OUT/c.png > $OUT/sfq-$v.log 2>&1 )
+  python3 - "$v" <<'P'
+import json, os, sys
+v = sys.argv[1]
+try:
+    d = json.load(open(f"{os.environ['OUT']}/sfq-{v}.json"))
+except Exception as e:
+    print("sfq", v, "no json:", e); sys.exit()
+print("sfq", v, " ".join(f"{r['threads']}:{(r['ops_per_s_median'] or 0)/1e6:.2f}" for r in d["rows"]))
+P
+}
+for v in s-45d7f77 s-58c95f7 s-b565119 s-0752379 s-21ae819 s-c44b123 byte; do sfq $v; done 2>&1 | tee $OUT/sfq-bisect.txt
+
+# ---- runs/ab2/probe345.sh
+#!/usr/bin/env bash
+# run 345: SFQ's non-waiting claim, the working tree (HEAD) against b2c52da (runs/ab2/byte), then its proof and records
+set -u
+export PYTHONUNBUFFERED=1 GQ_CACHE_DIR=/tmp/gq-cache
+H=$(cat runs/ab2/HEAD)
+sweep() {  # sweep NAME DIR
+  ( cd $2 && timeout 200 python3 -m gq bench queues --queue sfq --kernel both --producers 25,50,75 \
+      --threads 2^9..2^16 --duration 0.04 --warmup 0.01 --runs 5 --json $OUT/sfq-ab-$1.json --chart $OUT/c.png > $OUT/sfq-ab-$1.log 2>&1 )
+  python3 - "$1" <<'P'
+import json, os, sys
+v = sys.argv[1]
+try:
+    d = json.load(open(f"{os.environ['OUT']}/sfq-ab-{v}.json"))
+except Exception as e:
+    print("ab", v, "no json:", e); sys.exit()
+rows = {}
+for r in d["rows"]:
+    rows.setdefault((r["kernel"], r.get("producers_pct")), []).append(f"{r['threads']}:{(r['ops_per_s_median'] or 0)/1e6:.2f}/{r['stalls']}")
+for k, v2 in rows.items():
+    print("ab", v, k, " ".join(v2))
+P
+}
+if [ -z "${STAGES:-}" ]; then
+sweep new . ; sweep old runs/ab2/byte
+python3 -m pytest -q -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py -k "sfq_non_waiting or (several and sfq) or (histories_linearizable and sfq)" > $OUT/sfq-gpu-tests.log 2>&1; tail -3 $OUT/sfq-gpu-tests.log
+fi
+GQ_COMMIT=$H GQ_DIRTY=0 GQ_HISTORY_QUEUES=sfq GQ_BENCH_QUEUES=sfq GQ_FIFO_QUEUES=sfq GQ_RENDER_QUEUES=sfq GQ_RENDER_ACCELS=bvh \
+  GQ_RENDER_TESTS_K=sfq GQ_QUEUE_BENCH_S=200 GQ_STAGES="${STAGES:-histories fifo}" bash tools/gpu-suite.sh > /dev/null 2>&1
+mkdir -p $OUT/w; cp $OUT/sfq-* $OUT/w/ 2>/dev/null; tar -czf $OUT/0-suite.tgz -C $OUT/w . ; rm -f $OUT/sfq-* $OUT/c.png
+cat $OUT/w/stages.txt; rm -rf $OUT/w
+
+# ---- runs/ab2/probe346.sh
+#!/usr/bin/env bash
+# run 346: SFQ's non-waiting claim: b2c52da (old), HEAD's retry (new, the working tree, no extra pause), and the retry
+# with a lost claim's pause doubling to 1,024 / 4,096 ns; both kernels 2^9..2^16, 5 runs a point; two rounds
+set -u
+export PYTHONUNBUFFERED=1 GQ_CACHE_DIR=/tmp/gq-cache
+nvidia-smi --query-gpu=name --format=csv,noheader
+sweep() {  # sweep NAME DIR ROUND
+  ( cd $2 && timeout 150 python3 -m gq bench queues --queue sfq --kernel both --producers 25,50,75 \
+      --threads 2^9..2^16 --duration 0.04 --warmup 0.01 --runs 5 --json $OUT/ab-$1-$3.json --chart /tmp/c.png > $OUT/ab-$1-$3.log 2>&1 )
+  python3 - "$1" "$3" <<'P'
+import json, os, sys
+v, rep = sys.argv[1:]
+try:
+    d = json.load(open(f"{os.environ['OUT']}/ab-{v}-{rep}.json"))
+except Exception as e:
+    print("ab", v, rep, "no json:", e); sys.exit()
+rows = {}
+for r in d["rows"]:
+    rows.setdefault((r["kernel"], r.get("producers_pct")), []).append(f"{r['threads']}:{(r['ops_per_s_median'] or 0)/1e6:.2f}/{r['stalls']}")
+for k, v2 in rows.items():
+    print("ab", v, rep, k[0], k[1], " ".join(v2))
+P
+}
+sweep old runs/ab2/byte 1; sweep new . 1; sweep b1024 runs/ab2/bo1024 1; sweep b4096 runs/ab2/bo4096 1
+sweep b4096 runs/ab2/bo4096 2; sweep b1024 runs/ab2/bo1024 2; sweep new . 2; sweep old runs/ab2/byte 2
+cd $OUT && tar -czf 0-ab.tgz ab-* && rm -f ab-*
+
+# ---- run 347 (the reverted claim, b2c52da's sfq.cuh, with 2e593ae's new tests; warm H200 after run 346):
+# timeout 200 python3 -m pytest -q -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py -k "sfq_non_waiting or (several and sfq)"
