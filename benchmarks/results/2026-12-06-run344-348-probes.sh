@@ -1,4 +1,4 @@
-# Runs 344-347 (2026-12-06): the device calls' scripts as run, one after another. Trees under runs/ab2 (gitignored,
+# Runs 344-348 (2026-12-06): the device calls' scripts as run, one after another. Trees under runs/ab2 (gitignored,
 # carried): old/byte = git archive 5b6881e / b2c52da (the A/B script's header), s-<sha> = git archive <sha>, bo1024 and
 # bo4096 = git archive 2e593ae with its sfq.cuh's GQ_SFQ_CLAIM_BACKOFF_NS default set to 1024 / 4096 (that define is in
 # the working tree of run 346 only, default 0, and was never committed). runs/ab2/HEAD held 2e593ae.
@@ -88,3 +88,25 @@ cd $OUT && tar -czf 0-ab.tgz ab-* && rm -f ab-*
 
 # ---- run 347 (the reverted claim, b2c52da's sfq.cuh, with 2e593ae's new tests; warm H200 after run 346):
 # timeout 200 python3 -m pytest -q -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py -k "sfq_non_waiting or (several and sfq)"
+
+# ---- run 348 (H100): runs/ab3/probe348.sh; trees: head = git archive fb312b4 (main then), gen = the same with
+# sssp_demo/kernels/bfs.cu's '#define GQ_ATOMICS_GLOBAL 1' line taken out; runs/ab3/bfs_time.py = runs/bfs_time.py (above)
+#!/usr/bin/env bash
+# run 348: the BFS kernel file with generic atomics (gen) against HEAD's .global (head): SFQ's queue form and compaction,
+# kernel ms, 1 and 2 blocks an SM, median of 5, depths against scipy; rounds head gen gen head
+set -u
+export PYTHONUNBUFFERED=1 GQ_CACHE_DIR=/tmp/gq-cache
+R=$PWD
+nvidia-smi --query-gpu=name --format=csv,noheader
+PYTHONPATH=$R python3 runs/ab3/bfs_time.py gen /tmp/graphs
+for t in head gen gen head; do
+  ( cd runs/ab3/$t && PYTHONPATH=$R/runs/ab3/$t timeout 150 python3 $R/runs/ab3/bfs_time.py time $R/runs/ab3/$t $t /tmp/graphs $OUT/bfs.jsonl )
+done
+python3 - <<'P'
+import json, os, collections
+rows = [json.loads(l) for l in open(os.environ["OUT"] + "/bfs.jsonl")]
+t = collections.defaultdict(list)
+for r in rows:
+    t[(r["graph"], r["algorithm"], r["per_sm"], r["tree"])].append(f"{r.get('kernel_ms', float('nan')):.3f}{'' if r.get('exact') else ' NOT-EXACT ' + r.get('error', '')}")
+for k in sorted(t): print(*k, " ".join(t[k]))
+P
