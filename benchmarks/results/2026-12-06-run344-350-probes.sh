@@ -1,4 +1,4 @@
-# Runs 344-348 (2026-12-06): the device calls' scripts as run, one after another. Trees under runs/ab2 (gitignored,
+# Runs 344-350 (2026-12-06): the device calls' scripts as run, one after another. Trees under runs/ab2 (gitignored,
 # carried): old/byte = git archive 5b6881e / b2c52da (the A/B script's header), s-<sha> = git archive <sha>, bo1024 and
 # bo4096 = git archive 2e593ae with its sfq.cuh's GQ_SFQ_CLAIM_BACKOFF_NS default set to 1024 / 4096 (that define is in
 # the working tree of run 346 only, default 0, and was never committed). runs/ab2/HEAD held 2e593ae.
@@ -110,3 +110,41 @@ for r in rows:
     t[(r["graph"], r["algorithm"], r["per_sm"], r["tree"])].append(f"{r.get('kernel_ms', float('nan')):.3f}{'' if r.get('exact') else ' NOT-EXACT ' + r.get('error', '')}")
 for k in sorted(t): print(*k, " ".join(t[k]))
 P
+
+# ---- run 349 (H100): runs/ab4/probe349.sh; trees: head = runs/ab3/head (git archive fb312b4), allgen = git archive f43bba8 with
+# queues_cuda/kernels/queue_bench.cu's '#define GQ_ATOMICS_GLOBAL 1' line taken out, claim = the working tree (4d2df62's code).
+# Its history recording failed (no PYTHONPATH); a second call on the warm machine ran:
+#   mkdir -p $OUT/h; PYTHONPATH=$PWD GQ_CACHE_DIR=/tmp/gq-cache GQ_HISTORY_QUEUES=sfq python3 tools/gpu_record_histories.py $OUT/h
+# checked here: python tools/check_saved_histories.py histories-sfq.npz --out verdicts.json
+#!/usr/bin/env bash
+# run 349: SFQ's claim CAS spelt generic (claim: the working tree) against HEAD (head: every queue-bench atomic .global)
+# and HEAD with the queue benchmark file's atomics all generic (allgen); then the claim tree's SFQ proof
+set -u
+export PYTHONUNBUFFERED=1 GQ_CACHE_DIR=/tmp/gq-cache
+nvidia-smi --query-gpu=name --format=csv,noheader
+sweep() {  # sweep NAME DIR ROUND
+  ( cd $2 && timeout 150 python3 -m gq bench queues --queue sfq --kernel both --producers 25,50,75 \
+      --threads 2^9..2^16 --duration 0.04 --warmup 0.01 --runs 5 --json $OUT/ab-$1-$3.json --chart /tmp/c.png > $OUT/ab-$1-$3.log 2>&1 )
+  python3 - "$1" "$3" <<'P'
+import json, os, sys
+v, rep = sys.argv[1:]
+try:
+    d = json.load(open(f"{os.environ['OUT']}/ab-{v}-{rep}.json"))
+except Exception as e:
+    print("ab", v, rep, "no json:", e); sys.exit()
+rows = {}
+for r in d["rows"]:
+    if r["threads"] <= 32768:
+        rows.setdefault((r["kernel"], r.get("producers_pct")), []).append(f"{(r['ops_per_s_median'] or 0)/1e6:.2f}")
+for k, v2 in rows.items():
+    print("ab", v, rep, k[0], k[1], " ".join(v2))
+P
+}
+sweep head runs/ab4/head 1; sweep claim . 1; sweep allgen runs/ab4/allgen 1
+sweep allgen runs/ab4/allgen 2; sweep claim . 2; sweep head runs/ab4/head 2
+mkdir -p $OUT/h
+GQ_HISTORY_QUEUES=sfq timeout 120 python3 tools/gpu_record_histories.py $OUT/h 2>&1 | tail -2
+timeout 150 python3 -m pytest -q -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py \
+  -k "sfq and (histories_linearizable or several or non_waiting)" > $OUT/sfq-tests.log 2>&1
+grep -E "\[fifo\]|passed|failed" $OUT/sfq-tests.log | tail -6
+cd $OUT && tar -czf 0-ab.tgz ab-* sfq-tests.log && rm -f ab-* sfq-tests.log
