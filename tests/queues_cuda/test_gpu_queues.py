@@ -52,6 +52,27 @@ def record(section: str, row: dict) -> None:
                                    indent=2) + "\n")
 
 
+def fifo_runs(name: str, kind, runs, blocking: bool) -> int:
+    """Each (threads, roles, capacity, tokens) run of `runs` (half the threads producers in a split
+    run, all in a balanced one), its tokens checked and recorded; the tokens delivered in all."""
+    total = 0
+    for threads, roles, capacity, tokens in runs:
+        producers = threads // 2 if roles == "split" else threads
+        per_producer = -(-tokens // producers)
+        started = time.perf_counter()
+        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer, blocking)
+        seconds = time.perf_counter() - started
+        report = check_tokens(out, consumers, logged, producers, per_producer)
+        record("fifo", {"queue": name, "threads": threads, "roles": roles, "capacity": capacity,
+                        "blocking": blocking, "tokens": report.tokens, "logged": report.logged, "lost": report.lost,
+                        "duplicated": report.duplicated, "order_violations": report.order_violations,
+                        "out_of_range": report.out_of_range, "run_seconds_wall": round(seconds, 3)})
+        assert report.ok, report
+        total += report.tokens
+        del out, consumers
+    return total
+
+
 @pytest.mark.parametrize("queue", list(QUEUES))
 def test_histories_linearizable(queue):
     total = 0
@@ -71,24 +92,7 @@ def test_histories_linearizable(queue):
 @pytest.mark.parametrize("queue", list(QUEUES))
 def test_fifo_conformance(queue):
     kind = QUEUES[queue]
-    total = 0
-    for threads, roles, capacity, tokens in FIFO_RUNS:
-        producers = threads // 2 if roles == "split" else threads
-        per_producer = -(-tokens // producers)
-        started = time.perf_counter()
-        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer,
-                                                       kind.has_blocking)
-        seconds = time.perf_counter() - started
-        report = check_tokens(out, consumers, logged, producers, per_producer)
-        record("fifo", {"queue": queue, "threads": threads, "roles": roles, "capacity": capacity,
-                                "blocking": kind.has_blocking, "tokens": report.tokens, "logged": report.logged,
-                                "lost": report.lost, "duplicated": report.duplicated,
-                                "order_violations": report.order_violations, "out_of_range": report.out_of_range,
-                                "run_seconds_wall": round(seconds, 3)})
-        assert report.ok, report
-        total += report.tokens
-        del out, consumers
-    assert total >= 100_000_000
+    assert fifo_runs(queue, kind, FIFO_RUNS, kind.has_blocking) >= 100_000_000
 
 
 @pytest.mark.parametrize("queue", list(QUEUES))
@@ -116,20 +120,7 @@ def test_sfq_non_waiting_fifo():
     try_dequeue (sfq.cuh: a CAS claim on Tail or Head after reading both), on small and large
     rings. Fewer tokens than the blocking runs: the CAS loop on one word serves about a million
     claims a second (run 347, H200: 4.0e6 tokens in 6.4 s of runs)."""
-    kind = QUEUES["sfq"]
-    for threads, roles, capacity, tokens in SFQ_NON_WAITING_RUNS:
-        producers = threads // 2 if roles == "split" else threads
-        per_producer = -(-tokens // producers)
-        started = time.perf_counter()
-        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer, False)
-        seconds = time.perf_counter() - started
-        report = check_tokens(out, consumers, logged, producers, per_producer)
-        record("fifo", {"queue": "sfq", "threads": threads, "roles": roles, "capacity": capacity,
-                        "blocking": False, "tokens": report.tokens, "logged": report.logged, "lost": report.lost,
-                        "duplicated": report.duplicated, "order_violations": report.order_violations,
-                        "out_of_range": report.out_of_range, "run_seconds_wall": round(seconds, 3)})
-        assert report.ok and report.tokens == producers * per_producer, report
-        del out, consumers
+    assert fifo_runs("sfq", QUEUES["sfq"], SFQ_NON_WAITING_RUNS, False) >= 4_000_000
 
 
 @pytest.mark.parametrize("queue", [q for q, kind in QUEUES.items() if kind.wait_free])
@@ -202,22 +193,7 @@ BROKER_FIFO_RUNS = (
 
 
 def test_broker_fifo_tokens():
-    kind = NOT_LINEARIZABLE["broker"]
-    total = 0
-    for threads, roles, capacity, tokens in BROKER_FIFO_RUNS:
-        producers = threads // 2 if roles == "split" else threads
-        per_producer = -(-tokens // producers)
-        started = time.perf_counter()
-        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer, False)
-        seconds = time.perf_counter() - started
-        report = check_tokens(out, consumers, logged, producers, per_producer)
-        record("fifo", {"queue": "broker", "threads": threads, "roles": roles, "capacity": capacity,
-                        "blocking": False, "tokens": report.tokens, "logged": report.logged, "lost": report.lost,
-                        "duplicated": report.duplicated, "order_violations": report.order_violations,
-                        "out_of_range": report.out_of_range, "run_seconds_wall": round(seconds, 3)})
-        assert report.ok, report
-        total += report.tokens
-    assert total >= 17_000_000
+    assert fifo_runs("broker", NOT_LINEARIZABLE["broker"], BROKER_FIFO_RUNS, False) >= 17_000_000
 
 
 def test_broker_refutation_recorded():
