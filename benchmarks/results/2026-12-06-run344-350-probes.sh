@@ -148,3 +148,7 @@ timeout 150 python3 -m pytest -q -s -m gpu -p no:cacheprovider tests/queues_cuda
   -k "sfq and (histories_linearizable or several or non_waiting)" > $OUT/sfq-tests.log 2>&1
 grep -E "\[fifo\]|passed|failed" $OUT/sfq-tests.log | tail -6
 cd $OUT && tar -czf 0-ab.tgz ab-* sfq-tests.log && rm -f ab-* sfq-tests.log
+
+# ---- run 350 (H100, 407fda1, the working tree): the GPU FIFO tests after their runs moved into one helper (fifo_runs)
+# timeout 240 python3 -m pytest -q -s -m gpu -p no:cacheprovider tests/queues_cuda/test_gpu_queues.py -k "sfq_non_waiting or broker_fifo or (fifo_conformance and glfq)"
+# (an H200 call with run 349's A/B, runs/ab4/probe350.sh, was refused twice and never ran)
