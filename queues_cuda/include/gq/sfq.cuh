@@ -189,7 +189,10 @@ struct Sfq {
   // Counted (GQ_QUEUE_STATS): a lost claim CAS is both a CAS failure and a retry. The claim's CAS
   // is spelt generic even where a kernel file spells its atomics .global (arch.cuh): so spelt, the
   // balanced benchmark kernel ran 1.3-1.75x faster (H200, run 344: 58c95f7 against b565119; H100,
-  // run 349: this CAS alone, all of it), the splits the same. Why is open.
+  // run 349: this CAS alone, all of it), the splits the same. The SASS differs only in what follows
+  // the CAS: the generic form's shared-memory emulation, branched over for a global address, inside
+  // a convergence region (BSSY/BSYNC), so a warp's lanes meet again after each claim CAS; that
+  // this is what pays is a reading, not measured.
   GQ_HD bool try_enqueue(uint32_t v, uint32_t tid, const ErrorFlag& err) const {
     Spin spin(GQ_CLAIM_BUDGET);
     const StatRow stat{stats, tid};
