@@ -92,6 +92,8 @@ def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, q
     capped = sorted({(r["queue"], r["threads"], r["threads_run"]) for r in record["rows"] if r["capped"]})
     for queue, asked, ran in capped:
         click.echo(f"gq: {queue}: {asked} threads cannot all be resident on this GPU; ran {ran}", err=True)
+    for line in bq.stall_lines(record):
+        click.echo(f"gq: {line}", err=True)
     bad = [r for r in record["rows"] if r["conserved"] is False]
     for r in bad:
         click.echo(f"gq: {r['queue']} {r['kernel']} {r['threads_run']} threads: enqueues != dequeues + drained",

@@ -384,6 +384,7 @@ def run_point(bench, backend: str, kind: QueueKind, kernel: str, threads: int, p
         "failed_per_op": sum(r["enq_full"] for r in good) / ok if ok else None,
         "stalls": sum(r["stall"] for r in results),
         "conserved": None if kind is IDEAL or not drain else all(r.get("conserved") for r in results),
+        "warmup_s": warmup_s, "window_s": window_s,
         **poll_tag(bench, kernel),
         "runs": results,
     }
@@ -622,6 +623,25 @@ def table_lines(record: dict) -> list[str]:
                      + (f"; most steps {s['max_steps']}" if s["max_steps"] is not None else ""))
     if record.get("hw_counters"):
         lines += hw.table_lines(record["hw_counters"])
+    return lines
+
+
+def stall_lines(record: dict) -> list[str]:
+    """A line for each point that gave no figure because every run stalled: how long its runs
+    took against their budget. When the window closes, each thread still finishes the operation it
+    is in, and where operations are slow and the threads many, that drain alone can be longer than
+    a short budget: at 2^15 threads SFQ's balanced runs took 0.17 s and YMC's 0.33 s on the H200,
+    for a budget of 0.05 s (run 341). So a longer window can give a figure where a short one
+    stalled."""
+    lines = []
+    for r in record["rows"]:
+        if r["ops_per_s_median"] is not None or not r["runs"]:
+            continue
+        spans = [run["span_s"] for run in r["runs"]]
+        budget = r["warmup_s"] + r["window_s"]
+        lines.append(f"{r['queue']} {variant_label(r)} at {r['threads_run']} threads: every run stalled, "
+                     f"{min(spans):.3g}-{max(spans):.3g} s for a budget of {budget:g} s (operations in flight "
+                     f"when the window closes must finish first; a longer --duration may give a figure)")
     return lines
 
 

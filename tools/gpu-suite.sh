@@ -151,7 +151,7 @@ if want new; then
   stage mesh-bench "${GQ_MESH_S:-110}" python3 tools/gpu_mesh_bench.py "$OUT"
 fi
 if want new || want queue-bench; then
-  stage queue-bench "${GQ_QUEUE_BENCH_S:-175}" python3 tools/gpu_queue_bench.py "$OUT"
+  stage queue-bench "${GQ_QUEUE_BENCH_S:-400}" python3 tools/gpu_queue_bench.py "$OUT"
 fi
 if want queue-ncu; then
   # G-WFQ-YMC and SFQ stall in the balanced kernel from 2^14 or 2^15 threads (runs 14 and 106): they

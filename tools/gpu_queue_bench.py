@@ -1,4 +1,4 @@
-"""The queue micro-benchmarks of issue 6 on one GPU, in about 3 to 4 minutes:
+"""The queue micro-benchmarks of issue 6 on one GPU, in about 4 to 6 minutes:
 
     python3 tools/gpu_queue_bench.py OUT_DIR
 
@@ -6,7 +6,9 @@
    balanced kernel and split kernel at 25 / 50 / 75 % producers: RUNS runs of WARMUP_S + WINDOW_S
    each on the device clock (queues_cuda/bench_queues.py), the median of the runs that did not
    stall, each run drained and checked for conservation. A thread count that cannot be resident
-   is retried with launch bounds, else capped (the row says so).
+   is retried with launch bounds, else capped (the row says so). A point that stalled is run
+   again with LONG_WINDOW_S windows, as are the larger points of its panel (each row gives its
+   window).
 2. Polite polling: the split kernel again, built with GQ_BENCH_POLL_BACKOFF_NS = POLL_BACKOFF_NS
    (a thread answered EMPTY or FULL backs off, 32 ns doubling up to that cap, before it polls
    again; queue_bench.cuh), at 25 / 50 / 75 % producers and POLITE_THREADS, POLITE_RUNS runs each,
@@ -51,6 +53,12 @@ QUEUES = ["glfq", "gwfq", "ideal", "sfq", "ymc"]
 # GQ_BENCH_QUEUES=gwfq,ideal measures only those (a second call finishing a sweep another began).
 QUEUES = [q for q in os.environ.get("GQ_BENCH_QUEUES", ",".join(QUEUES)).split(",") if q]
 WINDOW_S, WARMUP_S, RUNS = 0.04, 0.01, 5  # 5 queues x 4 panels x 10 points x 5 runs x 50 ms = 50 s
+# A point whose every run stalled with WINDOW_S is measured again with LONG_WINDOW_S (issue 6's own
+# command's --duration), and so are the larger points of its panel. A short window stalls where
+# operations are slow and the threads many: the operations in flight when the window closes must
+# finish, and that drain alone was over twice a 0.05 s budget for SFQ and YMC at 2^15 threads
+# (run 341: 0.17 and 0.33 s). Only a stall with the long window ends the panel.
+LONG_WINDOW_S = 0.5
 # Polite polling's cap. 1024 ns: four times the queues' own wait cap (arch.cuh's backoff, 256 ns)
 # and about one contended round trip to a hot L2 line, so a sleeping poller misses little; and
 # short enough that the sleepers can never be the limit: even at 2^12 threads the 3072 consumers
@@ -60,9 +68,11 @@ WINDOW_S, WARMUP_S, RUNS = 0.04, 0.01, 5  # 5 queues x 4 panels x 10 points x 5 
 POLL_BACKOFF_NS = int(os.environ.get("GQ_BENCH_POLITE_NS", "1024"))
 POLITE_THREADS = [1 << k for k in range(12, 19)]
 POLITE_RUNS = 3  # 2 queues x 3 splits x 7 points x 3 runs x 50 ms = 6.3 s of windows
-SWEEP_UNTIL_S = 140.0
-POLITE_UNTIL_S = 180.0
-COUNTERS_UNTIL_S = 200.0
+# Run 341 (H200, every queue, short windows only) took 217 s in all; the long windows of SFQ's
+# and YMC's larger points add about two minutes (a point of five 0.5 s runs and their drains).
+SWEEP_UNTIL_S = 260.0
+POLITE_UNTIL_S = 320.0
+COUNTERS_UNTIL_S = 340.0
 GOALS = {"glfq_balanced_gops": 35.0, "gwfq_balanced_gops": 25.0, "gwfq_split_vs_balanced": 0.5}
 
 
@@ -106,14 +116,17 @@ def goals(rows) -> list[str]:
 
 def sweep_queue(record: dict, json_path: Path, backend: str, queue: str, kernels: list, threads: list, runs: int,
                 poll_ns: int = 0, began: float = 0.0, stop_s: float | None = None) -> None:
-    """One queue's points (kernels x threads x PRODUCERS), appended to the record's rows. A panel
-    whose every run stalled is not continued (more threads only stall longer); a kernel error is
+    """One queue's points (kernels x threads x PRODUCERS), appended to the record's rows. A point
+    whose every run stalled with WINDOW_S is run again with LONG_WINDOW_S, which the panel then
+    keeps (its row replaces the short one; a note gives the short one's spans); a panel that
+    stalls with LONG_WINDOW_S is not continued (more threads only stall longer); a kernel error is
     recorded and the sweep goes on; with stop_s, no point starts once stop_s has passed since
     `began`. The build is made at the first point, so a sweep stopped at once compiles nothing."""
     kind = bq.BENCH_QUEUES[queue]
     bench = None
     t_queue = time.monotonic()
     stalled_panels = set()
+    windows = {}  # panel -> its window, once a short one stalled
     for _, kernel, pct, n in bq.configurations([queue], kernels, threads, PRODUCERS):
         name = bq.variant_label({"kernel": kernel, "producers_pct": pct, "poll_backoff_ns": poll_ns})
         if stop_s is not None and time.monotonic() - began > stop_s:
@@ -123,12 +136,20 @@ def sweep_queue(record: dict, json_path: Path, backend: str, queue: str, kernels
             continue
         bench = bench or bq.launcher(backend, kind, poll_backoff_ns=poll_ns)
         try:
-            row = bq.run_point(bench, backend, kind, kernel, n, pct, WARMUP_S, WINDOW_S, bq.default_capacity(n), runs)
+            window = windows.get((kernel, pct), WINDOW_S)
+            row = bq.run_point(bench, backend, kind, kernel, n, pct, WARMUP_S, window, bq.default_capacity(n), runs)
+            if row["ops_per_s_median"] is None and window < LONG_WINDOW_S:
+                spans = [r["span_s"] for r in row["runs"]]
+                record["notes"].append(f"{queue} {name}: stalled at {n} threads with {window:g} s windows (spans "
+                                       f"{min(spans):.3g}-{max(spans):.3g} s); from there {LONG_WINDOW_S:g} s windows")
+                windows[(kernel, pct)] = window = LONG_WINDOW_S
+                row = bq.run_point(bench, backend, kind, kernel, n, pct, WARMUP_S, window, bq.default_capacity(n),
+                                   runs)
             row["point_s"] = round(time.monotonic() - t_queue, 3)
             record["rows"].append(row)
             if row["ops_per_s_median"] is None:
                 stalled_panels.add((kernel, pct))
-                record["notes"].append(f"{queue} {name}: stalled at {n} threads; "
+                record["notes"].append(f"{queue} {name}: stalled at {n} threads with {window:g} s windows; "
                                        "larger thread counts of this panel not run")
         except KernelError as exc:
             error = {"queue": queue, "kernel": kernel, "producers_pct": pct, "threads": n, "error": str(exc)}
@@ -160,7 +181,8 @@ def main(out_dir: Path) -> int:
     backend = resolve("cuda")
     record = provenance(command=sys.argv, kind="queue-bench", settings={
         "backend": backend, "queues": QUEUES, "kernels": KERNELS, "threads": THREADS, "producers_pct": PRODUCERS,
-        "window_s": WINDOW_S, "warmup_s": WARMUP_S, "runs": RUNS, "capacity": f"max(threads, {bq.MIN_CAPACITY})",
+        "window_s": WINDOW_S, "long_window_s": LONG_WINDOW_S, "warmup_s": WARMUP_S, "runs": RUNS,
+        "capacity": f"max(threads, {bq.MIN_CAPACITY})",
         "block": bq.BLOCK, "stall_rule": f"span > {bq.STALL_FACTOR:g} x (warm-up + window) + "
                                          f"{bq.STALL_SLACK_S[backend]:g} s",
         "polite_polling": {"poll_backoff_ns": POLL_BACKOFF_NS, "first_ns": 32, "kernels": ["split"],

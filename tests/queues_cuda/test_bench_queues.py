@@ -96,6 +96,21 @@ def test_summarize_run_conservation_and_stall():
     assert late["stall"] and late["ops_per_s"] is None  # flagged, not reported as a figure
 
 
+def test_stall_lines_name_every_point_without_a_figure_and_its_spans():
+    def row(queue, pct, spans, median):
+        return {"queue": queue, "kernel": "split" if pct else "balanced", "producers_pct": pct, "threads_run": 32768,
+                "ops_per_s_median": median, "warmup_s": 0.01, "window_s": 0.04,
+                "runs": [{"span_s": s, "stall": True} for s in spans]}
+
+    rec = {"rows": [row("sfq", None, [0.166, 0.162], None), row("ymc", 75, [0.35, 0.34], None),
+                    row("glfq", None, [0.051], 3e10),   # a figure: no line
+                    row("ymc", 25, [], None)]}          # never run: no line
+    lines = bq.stall_lines(rec)
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("sfq balanced at 32768 threads: every run stalled, 0.162-0.166 s for a budget of 0.05 s")
+    assert lines[1].startswith("ymc split 75% at 32768 threads") and "longer --duration" in lines[1]
+
+
 def test_producer_threads_by_role_unit():
     assert bq.producer_threads(512, 25, 32) == 128  # 16 warps, 4 of them producers
     assert bq.producer_threads(512, 75, 32) == 384
@@ -203,7 +218,7 @@ POLITE_NS = 1024
 # The row of a run_point as the seed's kernel gives it: the polite build adds only poll_backoff_ns.
 SEED_ROW_KEYS = {"queue", "linearizable", "kernel", "producers_pct", "threads", "threads_run", "capped",
                  "min_blocks_per_sm", "producer_threads", "capacity", "backend", "ops_per_s_median", "ops_per_s_min",
-                 "ops_per_s_max", "empty_per_op", "failed_per_op", "stalls", "conserved", "runs"}
+                 "ops_per_s_max", "empty_per_op", "failed_per_op", "stalls", "conserved", "warmup_s", "window_s", "runs"}
 
 
 def test_default_build_and_rows_are_the_seeds():
