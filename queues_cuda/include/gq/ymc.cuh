@@ -181,16 +181,37 @@ struct Ymc {
   // Raise the frontier to min(Head, Tail, every hazard). One scanner at a time (a try-lock, never
   // waited for): on a GPU thousands of threads can reach the end of the pool together, and each
   // scan reads every thread's hazard.
+  //
+  // The lanes of a warp that call it together scan as one: the leader takes the lock, each lane
+  // reads Head and Tail and then every width-th hazard from its rank on, and the warp takes the
+  // least of the lanes' minima. Each lane's minimum is a bound by the argument of reach() (its
+  // Head and Tail read before its hazards), so their least is one too. Why: one lane's scan, a
+  // seq_cst load after another, took longer than the 0.04 s window at 2^14 threads (run 351 on an
+  // H100, runs 226 and 341 on the H200 alike: YMC's balanced kernel completed no operation inside
+  // it, every one in the warm-up or after the window, about 19 a thread; at 2^13 each window
+  // counted one or two pools' room), so the benchmark timed the scan, not the queue. Every lane runs the same iterations (the last
+  // hazard read again where a lane runs out), so no branch holds the loads' fences; and as in
+  // wave_faa, the fence of the leader's CAS, which a shuffle follows, is every lane's, before its
+  // branch. On the host a warp is one lane and this is the serial scan.
   GQ_HD void raise_frontier() const {
-    if (cas<mo::seq_cst>(scanning(), 0ull, 1ull) != 0ull) return;
+    const uint32_t lanes = active_mask();
+    const uint32_t lane = lane_id(), leader = first_lane(lanes);
+    fence_before<mo::seq_cst>();
+    uint32_t won = 0;
+    if (lane == leader) won = cas<after_fence(mo::seq_cst)>(scanning(), 0ull, 1ull) == 0ull ? 1u : 0u;
+    if (!shuffle(lanes, won, leader)) return;
+    const uint64_t width = popcount(lanes), rank = popcount(lanes & lanes_below(lane));
     const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
     uint64_t low = h < t ? h : t;
-    for (uint64_t k = 0; k < threads; ++k) {
-      const uint64_t z = load<mo::seq_cst>(rec(k, kHz));
+    for (uint64_t k = 0; k < threads; k += width) {
+      const uint64_t z = load<mo::seq_cst>(rec(k + rank < threads ? k + rank : threads - 1, kHz));
       if (z < low) low = z;
     }
-    if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);  // only the scanner writes it
-    store<mo::seq_cst>(scanning(), 0ull);
+    low = reduce_min(lanes, low);
+    if (lane == leader) {  // only the scanner writes the frontier
+      if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);
+      store<mo::seq_cst>(scanning(), 0ull);
+    }
   }
 
   // The ticket gate: a fast-path attempt draws its Head or Tail ticket only while that counter is
