@@ -55,6 +55,8 @@ class CheckConfig:
     patience: int | None = None
     help_delay: int | None = None
     stats: bool = False
+    # Test hooks: more defines for the build (timing windows such as GQ_YMC_LATE_ENQUEUE_NS).
+    hooks: tuple[str, ...] = ()
 
     def validate(self) -> None:
         kind = queue_kind(self.queue, not_linearizable=True)
@@ -206,7 +208,7 @@ def _run(cfg: CheckConfig, report: CheckReport, progress) -> None:
     # A planted fault has to be caught, not waited out: its build gives up a claim loop after 2^20
     # retries instead of 2^28 (minutes on a GPU whose tickets the fault has corrupted).
     defines = (define, "GQ_CLAIM_BUDGET=(1u<<20)") if define else ()
-    defines += tuning_defines(cfg.queue, cfg.patience, cfg.help_delay, cfg.stats)
+    defines += tuning_defines(cfg.queue, cfg.patience, cfg.help_delay, cfg.stats) + cfg.hooks
     counters = np.zeros(len(STAT_NAMES), np.uint64) if cfg.stats else None
     # An unbounded queue (YMC) is checked against the unbounded FIFO: it may never answer FULL.
     model_capacity = (lambda c: c) if kind.bounded else (lambda c: None)

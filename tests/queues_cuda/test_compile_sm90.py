@@ -24,6 +24,13 @@ def test_slow_path_build_compiles_for_sm90(queue):
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 
 
+def test_ymc_forced_slow_path_build_compiles_for_sm90():
+    """The YMC build of tests/queues_cuda/test_gpu_queues.py's forced slow path, with its late enqueues."""
+    defines = tuning_defines("ymc", patience=0, help_delay=1, stats=True) + ("GQ_YMC_LATE_ENQUEUE_NS=2000",)
+    compiler, size = compile_sm90(QUEUES["ymc"].kind_id, defines)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
 @pytest.mark.parametrize("stress", ["GQ_STRESS_BLIND_CLAIM", "GQ_STRESS_LEADER_FENCE"])
 def test_ring_stress_builds_compile_for_sm90(stress):
     """The benchmark builds of tests/queues_cuda/test_ring_stress_gpu.py."""

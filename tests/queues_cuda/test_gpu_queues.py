@@ -133,19 +133,23 @@ def test_forced_slow_path(queue):
     takes no slow path at all (1,024 threads: 0 entries); 8 operations at 256 threads do for G-WFQ
     (run 27: 0.10 entries and 0.12 helps per successful operation in the histories). YMC, whose
     dequeuers take no ticket on an empty queue, hardly leaves its fast path on the GPU: 0 entries
-    in run 27's histories, 30 in its FIFO runs (its slow path inside histories is checked on the
-    CPU, test_cpu_queues.py), and whether a helper sees one of its few requests is up to the
-    timing: on an H100 its 114 and 40 entries drew no help (runs 328, 331), on the H200 98 drew 31
-    (run 329), so helps are required of G-WFQ only. The FIFO part is small, because with every
+    in run 27's histories, 30 in its FIFO runs, and none at all once its frontier scan was quick
+    (run 352). So YMC's builds here hold every eighth fast-path enqueue 2 us between its ticket and
+    its write (GQ_YMC_LATE_ENQUEUE_NS, ymc.cuh), and the cell's dequeuer comes first. Whether a
+    helper sees one of its requests is still up to the timing: on an H100 its 114 and 40 entries
+    drew no help (runs 328, 331), on the H200 98 drew 31 (run 329), so helps are required of
+    G-WFQ only. The FIFO part is small, because with every
     operation on the slow path a small queue under many threads moves tokens slowly: G-WFQ at
     capacity 64 delivered 2,000 tokens in about 20 s at 1,024 threads (3 slow-path entries per
     operation, each SlowFAA round's exact CAS racing the fast path's fetch-adds), and the earlier
     2.5e5 tokens at 1,024 threads never finished."""
+    hooks = ("GQ_YMC_LATE_ENQUEUE_NS=2000",) if queue == "ymc" else ()
     histories = run_check(CheckConfig(queue=queue, backend="cuda", capacities=(1, 3, 64, 4096), threads=256, ops=8,
                                       histories=40, fifo_tokens=0, seed=17, timeout=60,
-                                      patience=0, help_delay=1, stats=True))
+                                      patience=0, help_delay=1, stats=True, hooks=hooks))
     fifo = run_check(CheckConfig(queue=queue, backend="cuda", capacities=(64, 4096), threads=256, histories=0,
-                                 fifo_tokens=20_000, fifo_threads=256, seed=17, patience=0, help_delay=1, stats=True))
+                                 fifo_tokens=20_000, fifo_threads=256, seed=17, patience=0, help_delay=1, stats=True,
+                                 hooks=hooks))
     for part, r in (("histories", histories), ("fifo", fifo)):
         record("slow_path", {"queue": queue, "patience": 0, "help_delay": 1, "part": part, "histories": r.histories,
                              "linearizable": r.linearizable, "not_linearizable": r.not_linearizable,

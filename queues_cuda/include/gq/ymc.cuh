@@ -77,6 +77,19 @@
   do { } while (0)
 #endif
 
+// Test hook: GQ_YMC_LATE_ENQUEUE_NS (device builds only) holds every eighth fast-path enqueue that
+// many nanoseconds between its ticket and its write, so that the cell's dequeuer comes first and
+// closes it; at patience 0 both then take the slow path. Without it, whether YMC left its fast
+// path in the GPU's forced slow-path test was up to the timing: 0 to 114 entries (runs 27 and
+// 328-331), and 0 once its frontier scan was quick (run 352) (tests/queues_cuda/test_gpu_queues.py).
+#if defined(GQ_YMC_LATE_ENQUEUE_NS) && GQ_DEVICE_BUILD
+#define GQ_YMC_FAST_WINDOW(i) \
+  do { if ((i) % 8u == 0u) __nanosleep(GQ_YMC_LATE_ENQUEUE_NS); } while (0)
+#else
+#define GQ_YMC_FAST_WINDOW(i) \
+  do { } while (0)
+#endif
+
 namespace gq {
 
 struct Ymc {
@@ -351,6 +364,7 @@ struct Ymc {
       publish_hazard(tid);  // nothing of this operation is live between attempts
       i = wave_faa<mo::seq_cst>(tail());
       if (reach(i, err, kFast, tid) != kReached) break;
+      GQ_YMC_FAST_WINDOW(i);
       if (cas_field(val(i), i, kBotV, kBotV, v) == kBotV) {
         store<mo::seq_cst>(rec(tid, kHz), kIdle);
         stat_add(stats, tid, kStatOk);
