@@ -26,7 +26,7 @@ def test_slow_path_build_compiles_for_sm90(queue):
 
 def test_ymc_forced_slow_path_build_compiles_for_sm90():
     """The YMC build of tests/queues_cuda/test_gpu_queues.py's forced slow path, with its late enqueues."""
-    defines = tuning_defines("ymc", patience=0, help_delay=1, stats=True) + ("GQ_YMC_LATE_ENQUEUE_NS=2000",)
+    defines = tuning_defines("ymc", patience=0, help_delay=1, stats=True) + ("GQ_YMC_LATE_ENQUEUE_NS=200000",)
     compiler, size = compile_sm90(QUEUES["ymc"].kind_id, defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 

@@ -134,8 +134,9 @@ def test_forced_slow_path(queue):
     (run 27: 0.10 entries and 0.12 helps per successful operation in the histories). YMC, whose
     dequeuers take no ticket on an empty queue, hardly leaves its fast path on the GPU: 0 entries
     in run 27's histories, 30 in its FIFO runs, and none at all once its frontier scan was quick
-    (run 352). So YMC's builds here hold every eighth fast-path enqueue 2 us between its ticket and
-    its write (GQ_YMC_LATE_ENQUEUE_NS, ymc.cuh), and the cell's dequeuer comes first. Whether a
+    (run 352). So YMC's builds here hold every eighth fast-path enqueue about 200 us between its
+    ticket and its write (GQ_YMC_LATE_ENQUEUE_NS, ymc.cuh), longer than the dequeuer's spin on an
+    unfilled cell (64 reads; 2 us was not: run 353), and the cell's dequeuer closes it first. Whether a
     helper sees one of its requests is still up to the timing: on an H100 its 114 and 40 entries
     drew no help (runs 328, 331), on the H200 98 drew 31 (run 329), so helps are required of
     G-WFQ only. The FIFO part is small, because with every
@@ -143,7 +144,7 @@ def test_forced_slow_path(queue):
     capacity 64 delivered 2,000 tokens in about 20 s at 1,024 threads (3 slow-path entries per
     operation, each SlowFAA round's exact CAS racing the fast path's fetch-adds), and the earlier
     2.5e5 tokens at 1,024 threads never finished."""
-    hooks = ("GQ_YMC_LATE_ENQUEUE_NS=2000",) if queue == "ymc" else ()
+    hooks = ("GQ_YMC_LATE_ENQUEUE_NS=200000",) if queue == "ymc" else ()
     histories = run_check(CheckConfig(queue=queue, backend="cuda", capacities=(1, 3, 64, 4096), threads=256, ops=8,
                                       histories=40, fifo_tokens=0, seed=17, timeout=60,
                                       patience=0, help_delay=1, stats=True, hooks=hooks))

@@ -78,8 +78,8 @@
 #endif
 
 // Test hook: GQ_YMC_LATE_ENQUEUE_NS (device builds only) holds every eighth fast-path enqueue that
-// many nanoseconds between its ticket and its write, so that the cell's dequeuer comes first and
-// closes it; at patience 0 both then take the slow path. Without it, whether YMC left its fast
+// many nanoseconds between its ticket and its write, so that the cell's dequeuer, done with its
+// spin (help_enq), closes it first; at patience 0 both then take the slow path. Without it, whether YMC left its fast
 // path in the GPU's forced slow-path test was up to the timing: 0 to 114 entries (runs 27 and
 // 328-331), and 0 once its frontier scan was quick (run 352) (tests/queues_cuda/test_gpu_queues.py).
 #if defined(GQ_YMC_LATE_ENQUEUE_NS) && GQ_DEVICE_BUILD
