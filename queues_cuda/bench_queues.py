@@ -630,9 +630,9 @@ def stall_lines(record: dict) -> list[str]:
     """A line for each point that gave no figure because every run stalled: how long its runs
     took against their budget. When the window closes, each thread still finishes the operation it
     is in, and where operations are slow and the threads many, that drain alone can be longer than
-    a short budget: at 2^15 threads SFQ's balanced runs took 0.17 s and YMC's 0.33 s on the H200,
-    for a budget of 0.05 s (run 341). So a longer window can give a figure where a short one
-    stalled."""
+    a short budget: at 2^15 threads SFQ's balanced runs took 0.17 s on the H200 for a budget of
+    0.05 s (run 341), and with 0.5 s windows they gave figures (run 351). So a longer window can
+    give a figure where a short one stalled."""
     lines = []
     for r in record["rows"]:
         if r["ops_per_s_median"] is not None or not r["runs"]:

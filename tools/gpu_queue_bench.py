@@ -56,8 +56,9 @@ WINDOW_S, WARMUP_S, RUNS = 0.04, 0.01, 5  # 5 queues x 4 panels x 10 points x 5 
 # A point whose every run stalled with WINDOW_S is measured again with LONG_WINDOW_S (issue 6's own
 # command's --duration), and so are the larger points of its panel. A short window stalls where
 # operations are slow and the threads many: the operations in flight when the window closes must
-# finish, and that drain alone was over twice a 0.05 s budget for SFQ and YMC at 2^15 threads
-# (run 341: 0.17 and 0.33 s). Only a stall with the long window ends the panel.
+# finish, and that drain alone took SFQ's balanced runs at 2^15 threads 0.17 s, over twice a 0.05 s
+# budget (run 341); with 0.5 s windows they gave figures at 2^15 and 2^16 (run 351). Only a stall
+# with the long window ends the panel.
 LONG_WINDOW_S = 0.5
 # Polite polling's cap. 1024 ns: four times the queues' own wait cap (arch.cuh's backoff, 256 ns)
 # and about one contended round trip to a hot L2 line, so a sleeping poller misses little; and
@@ -68,8 +69,8 @@ LONG_WINDOW_S = 0.5
 POLL_BACKOFF_NS = int(os.environ.get("GQ_BENCH_POLITE_NS", "1024"))
 POLITE_THREADS = [1 << k for k in range(12, 19)]
 POLITE_RUNS = 3  # 2 queues x 3 splits x 7 points x 3 runs x 50 ms = 6.3 s of windows
-# Run 341 (H200, every queue, short windows only) took 217 s in all; the long windows of SFQ's
-# and YMC's larger points add about two minutes (a point of five 0.5 s runs and their drains).
+# Run 341 (H200, every queue, short windows only) took 217 s in all; SFQ's long windows add about
+# a minute (run 351: about 10 s a panel, a point of five 0.5 s runs and their drains).
 SWEEP_UNTIL_S = 260.0
 POLITE_UNTIL_S = 320.0
 COUNTERS_UNTIL_S = 340.0

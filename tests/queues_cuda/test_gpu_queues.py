@@ -136,10 +136,11 @@ def test_forced_slow_path(queue):
     in run 27's histories, 30 in its FIFO runs, and none at all once its frontier scan was quick
     (run 352). So YMC's builds here hold every eighth fast-path enqueue about 200 us between its
     ticket and its write (GQ_YMC_LATE_ENQUEUE_NS, ymc.cuh), longer than the dequeuer's spin on an
-    unfilled cell (64 reads; 2 us was not: run 353), and the cell's dequeuer closes it first. Whether a
-    helper sees one of its requests is still up to the timing: on an H100 its 114 and 40 entries
-    drew no help (runs 328, 331), on the H200 98 drew 31 (run 329), so helps are required of
-    G-WFQ only. The FIFO part is small, because with every
+    unfilled cell (64 reads; 2 us was not: run 353), and the cell's dequeuer closes it first (run
+    354: 1,578 entries in the histories, 362 in the FIFO runs). Whether a helper sees one of its
+    requests is still up to the timing: on an H100 its 114 and 40 entries drew no help (runs 328,
+    331), on the H200 98 drew 31 (run 329), so helps are required of G-WFQ only. The FIFO part is
+    small, because with every
     operation on the slow path a small queue under many threads moves tokens slowly: G-WFQ at
     capacity 64 delivered 2,000 tokens in about 20 s at 1,024 threads (3 slow-path entries per
     operation, each SlowFAA round's exact CAS racing the fast path's fetch-adds), and the earlier

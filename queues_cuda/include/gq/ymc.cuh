@@ -79,9 +79,10 @@
 
 // Test hook: GQ_YMC_LATE_ENQUEUE_NS (device builds only) holds every eighth fast-path enqueue that
 // many nanoseconds between its ticket and its write, so that the cell's dequeuer, done with its
-// spin (help_enq), closes it first; at patience 0 both then take the slow path. Without it, whether YMC left its fast
-// path in the GPU's forced slow-path test was up to the timing: 0 to 114 entries (runs 27 and
-// 328-331), and 0 once its frontier scan was quick (run 352) (tests/queues_cuda/test_gpu_queues.py).
+// spin (help_enq), closes it first; at patience 0 both then take the slow path. Without it,
+// whether YMC left its fast path in the GPU's forced slow-path test was up to the timing: 0 to 114
+// entries (runs 27 and 328-331), and 0 once its frontier scan was quick (run 352)
+// (tests/queues_cuda/test_gpu_queues.py).
 #if defined(GQ_YMC_LATE_ENQUEUE_NS) && GQ_DEVICE_BUILD
 #define GQ_YMC_FAST_WINDOW(i) \
   do { if ((i) % 8u == 0u) __nanosleep(GQ_YMC_LATE_ENQUEUE_NS); } while (0)
@@ -202,10 +203,12 @@ struct Ymc {
   // seq_cst load after another, took longer than the 0.04 s window at 2^14 threads (run 351 on an
   // H100, runs 226 and 341 on the H200 alike: YMC's balanced kernel completed no operation inside
   // it, every one in the warm-up or after the window, about 19 a thread; at 2^13 each window
-  // counted one or two pools' room), so the benchmark timed the scan, not the queue. Every lane runs the same iterations (the last
-  // hazard read again where a lane runs out), so no branch holds the loads' fences; and as in
-  // wave_faa, the fence of the leader's CAS, which a shuffle follows, is every lane's, before its
-  // branch. On the host a warp is one lane and this is the serial scan.
+  // counted one or two pools' room), so the benchmark timed the scan, not the queue. The warp's
+  // scan: 0 -> 840 M ops/s at 2^14 threads, 7.5 -> 641 M at 2^13 (run 353, H100, one call).
+  // Every lane runs the same iterations (the last hazard read again where a lane runs out), so no
+  // branch holds the loads' fences; and as in wave_faa, the fence of the leader's CAS, which a
+  // shuffle follows, is every lane's, before its branch. On the host a warp is one lane and this
+  // is the serial scan.
   GQ_HD void raise_frontier() const {
     const uint32_t lanes = active_mask();
     const uint32_t lane = lane_id(), leader = first_lane(lanes);

@@ -1,4 +1,4 @@
-# Runs 351-355 (2026-12-06, an NVIDIA H100 80GB HBM3 each time; the calls asked for no particular
+# Runs 351-356 (2026-12-06, an NVIDIA H100 80GB HBM3 each time; the calls asked for no particular
 # card). What each device call ran, in the repository root of the commit named. runs/ab351/{old,new}
 # were `git archive da33b5b` and `git archive 675a248` with benchmarks/ and tests/ removed, carried.
 
@@ -21,3 +21,9 @@ GQ_COMMIT=b6cbf00 GQ_DIRTY=0 GQ_BENCH_QUEUES=ymc GQ_RENDER_ACCELS=bvh GQ_RENDER_
 
 # run 355 (b6cbf00), carry .whl
 GQ_COMMIT=b6cbf00 GQ_DIRTY=0 GQ_RENDER_TESTS_K=ymc GQ_STAGES="render-tests bfs" GQ_BFS_S=200 bash tools/gpu-suite.sh
+
+# run 356 (the trees of run 353), carry runs/ab351 and .whl
+python3 -m pip install -q --no-index --find-links .whl trimesh
+for r in old new new old; do (cd runs/ab351/$r && PYTHONPATH=$PWD GQ_CACHE_DIR=/tmp/gq-cache-$r timeout 200 \
+  python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml --width 1920 --height 1080 \
+  --spp 4 --backend cuda --accel bvh --queue ymc --json $OUT/render-$r-$RANDOM.json --chart /tmp/x.png); done
