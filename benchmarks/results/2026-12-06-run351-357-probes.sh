@@ -1,5 +1,5 @@
-# Runs 351-356 (2026-12-06, an NVIDIA H100 80GB HBM3 each time; the calls asked for no particular
-# card). What each device call ran, in the repository root of the commit named. runs/ab351/{old,new}
+# Runs 351-357 (2026-12-06, an NVIDIA H100 80GB HBM3 each time; only run 357 named a card, the H200
+# kind). What each device call ran, in the repository root of the commit named. runs/ab351/{old,new}
 # were `git archive da33b5b` and `git archive 675a248` with benchmarks/ and tests/ removed, carried.
 
 # run 351 (da33b5b): SFQ's and YMC's sweep, a point that stalls with 0.04 s windows measured again with 0.5 s ones
@@ -27,3 +27,6 @@ python3 -m pip install -q --no-index --find-links .whl trimesh
 for r in old new new old; do (cd runs/ab351/$r && PYTHONPATH=$PWD GQ_CACHE_DIR=/tmp/gq-cache-$r timeout 200 \
   python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml --width 1920 --height 1080 \
   --spp 4 --backend cuda --accel bvh --queue ymc --json $OUT/render-$r-$RANDOM.json --chart /tmp/x.png); done
+
+# run 357 (b525c18), kind nvidia-h200 named (an H100 came)
+GQ_COMMIT=b525c18 GQ_DIRTY=0 GQ_STAGES="queue-bench" bash tools/gpu-suite.sh
