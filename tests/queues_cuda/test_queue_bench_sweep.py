@@ -3,9 +3,9 @@ run stalled with the short window is measured again with the long one, its panel
 window, and a stall with the long window ends the panel."""
 
 import pytest
+from tool_loader import load_tool
 
 from queues_cuda import bench_queues as bq
-from tests.tool_loader import load_tool
 
 tool = load_tool("gpu_queue_bench")
 
