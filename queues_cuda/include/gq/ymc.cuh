@@ -204,7 +204,9 @@ struct Ymc {
   // H100, runs 226 and 341 on the H200 alike: YMC's balanced kernel completed no operation inside
   // it, every one in the warm-up or after the window, about 19 a thread; at 2^13 each window
   // counted one or two pools' room), so the benchmark timed the scan, not the queue. The warp's
-  // scan: 0 -> 840 M ops/s at 2^14 threads, 7.5 -> 641 M at 2^13 (run 353, H100, one call).
+  // scan: 0 -> 840 M ops/s at 2^14 threads, 7.5 -> 641 M at 2^13 (run 353, H100, one call). At
+  // 2^18 threads its 8,192 loads in a row bind the queue again (run 358: no operation inside a
+  // 0.02 s window); benchmarks/results/2026-12-06-next-ymc-segmented-scan.patch scans by segments.
   // Every lane runs the same iterations (the last hazard read again where a lane runs out), so no
   // branch holds the loads' fences; and as in wave_faa, the fence of the leader's CAS, which a
   // shuffle follows, is every lane's, before its branch. On the host a warp is one lane and this

@@ -1,4 +1,4 @@
-# Runs 351-357 (2026-12-06, an NVIDIA H100 80GB HBM3 each time; only run 357 named a card, the H200
+# Runs 351-358 (2026-12-06, an NVIDIA H100 80GB HBM3 each time; only run 357 named a card, the H200
 # kind). What each device call ran, in the repository root of the commit named. runs/ab351/{old,new}
 # were `git archive da33b5b` and `git archive 675a248` with benchmarks/ and tests/ removed, carried.
 
@@ -30,3 +30,7 @@ for r in old new new old; do (cd runs/ab351/$r && PYTHONPATH=$PWD GQ_CACHE_DIR=/
 
 # run 357 (b525c18), kind nvidia-h200 named (an H100 came)
 GQ_COMMIT=b525c18 GQ_DIRTY=0 GQ_STAGES="queue-bench" bash tools/gpu-suite.sh
+
+# run 358 (258a3f7), the suite's new queue-ncu line for YMC alone
+PYTHONPATH=$PWD timeout 200 python3 -m gq bench queues --kernel balanced --queue ymc --threads 2^18 --runs 1 \
+  --duration 0.02 --warmup 0.005 --hw-counters --json $OUT/run358-ymc-ncu.json
