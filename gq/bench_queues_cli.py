@@ -92,7 +92,7 @@ def bench_queues(kernel, threads_text, producers_text, duration, warmup, runs, q
     capped = sorted({(r["queue"], r["threads"], r["threads_run"]) for r in record["rows"] if r["capped"]})
     for queue, asked, ran in capped:
         click.echo(f"gq: {queue}: {asked} threads cannot all be resident on this GPU; ran {ran}", err=True)
-    for line in bq.stall_lines(record):
+    for line in bq.stall_lines(record) + bq.pause_lines(record):
         click.echo(f"gq: {line}", err=True)
     bad = [r for r in record["rows"] if r["conserved"] is False]
     for r in bad:

@@ -635,13 +635,29 @@ def stall_lines(record: dict) -> list[str]:
     give a figure where a short one stalled."""
     lines = []
     for r in record["rows"]:
-        if r["ops_per_s_median"] is not None or not r["runs"]:
+        if r["ops_per_s_median"] is None and r["runs"]:
+            spans = [run["span_s"] for run in r["runs"]]
+            budget = r["warmup_s"] + r["window_s"]
+            lines.append(f"{r['queue']} {variant_label(r)} at {r['threads_run']} threads: every run stalled, "
+                         f"{min(spans):.3g}-{max(spans):.3g} s for a budget of {budget:g} s (operations in flight "
+                         f"when the window closes must finish first; a longer --duration may give a figure)")
+    return lines
+
+
+def pause_lines(record: dict) -> list[str]:
+    """A line for each point whose median is 0 while its runs completed operations outside the
+    window: the queue paused for longer than the window, as YMC did while one lane scanned its
+    hazards (runs 341 and 351: no operation inside the window at 2^14 threads, about 19 a thread
+    outside it; run 358 at 2^18 with a warp's scan). The 0 is what the window saw, not a rate."""
+    lines = []
+    for r in record["rows"]:
+        if r["ops_per_s_median"] != 0 or not r["runs"]:
             continue
-        spans = [run["span_s"] for run in r["runs"]]
-        budget = r["warmup_s"] + r["window_s"]
-        lines.append(f"{r['queue']} {variant_label(r)} at {r['threads_run']} threads: every run stalled, "
-                     f"{min(spans):.3g}-{max(spans):.3g} s for a budget of {budget:g} s (operations in flight "
-                     f"when the window closes must finish first; a longer --duration may give a figure)")
+        outside = max(run["all_enq_ok"] + run["all_deq_ok"] - run["enq_ok"] - run["deq_ok"] for run in r["runs"])
+        if outside:
+            lines.append(f"{r['queue']} {variant_label(r)} at {r['threads_run']} threads: no operation inside the "
+                         f"{r['window_s']:g} s window in most runs, though up to {outside:,} completed outside it: the "
+                         f"queue paused for longer than the window (a longer --duration gives a rate)")
     return lines
 
 

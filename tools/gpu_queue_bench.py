@@ -208,6 +208,7 @@ def main(out_dir: Path) -> int:
                 record["errors"].append({"queue": queue, "counters": True, "kernel": kernel, "producers_pct": pct,
                                          "threads": threads, "error": str(exc)})
         write_json_atomically(json_path, record)
+    record["notes"] += bq.pause_lines(record)
     record["goals"] = goals(record["rows"])
     record["total_s"] = round(time.monotonic() - began, 1)
     write_json_atomically(json_path, record)

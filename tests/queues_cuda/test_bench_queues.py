@@ -96,19 +96,27 @@ def test_summarize_run_conservation_and_stall():
     assert late["stall"] and late["ops_per_s"] is None  # flagged, not reported as a figure
 
 
-def test_stall_lines_name_every_point_without_a_figure_and_its_spans():
+def test_stall_and_pause_lines_name_every_point_without_a_rate():
     def row(queue, pct, spans, median):
         return {"queue": queue, "kernel": "split" if pct else "balanced", "producers_pct": pct, "threads_run": 32768,
                 "ops_per_s_median": median, "warmup_s": 0.01, "window_s": 0.04,
                 "runs": [{"span_s": s, "stall": True} for s in spans]}
 
+    paused = row("ymc", None, [0.085, 0.084], 0.0)
+    for run, outside in zip(paused["runs"], (314_400, 314_016)):
+        run.update(enq_ok=0, deq_ok=0, all_enq_ok=outside // 2, all_deq_ok=outside // 2)
+    idle = row("sfq", 25, [0.05], 0.0)  # nothing anywhere: no line (the table's 0 says it)
+    idle["runs"][0].update(enq_ok=0, deq_ok=0, all_enq_ok=0, all_deq_ok=0)
     rec = {"rows": [row("sfq", None, [0.166, 0.162], None), row("ymc", 75, [0.35, 0.34], None),
                     row("glfq", None, [0.051], 3e10),   # a figure: no line
-                    row("ymc", 25, [], None)]}          # never run: no line
-    lines = bq.stall_lines(rec)
-    assert len(lines) == 2, lines
+                    row("ymc", 25, [], None),           # never run: no line
+                    paused, idle]}
+    lines = bq.stall_lines(rec) + bq.pause_lines(rec)
+    assert len(lines) == 3, lines
     assert lines[0].startswith("sfq balanced at 32768 threads: every run stalled, 0.162-0.166 s for a budget of 0.05 s")
     assert lines[1].startswith("ymc split 75% at 32768 threads") and "longer --duration" in lines[1]
+    assert lines[2].startswith("ymc balanced at 32768 threads: no operation inside the 0.04 s window in most runs, "
+                               "though up to 314,400 completed outside it")
 
 
 def test_producer_threads_by_role_unit():
