@@ -196,40 +196,24 @@ struct Ymc {
   // waited for): on a GPU thousands of threads can reach the end of the pool together, and each
   // scan reads every thread's hazard.
   //
-  // The lanes of a warp that call it together scan as one: the leader takes the lock, each lane
-  // reads Head and Tail and then every width-th hazard from its rank on, and the warp takes the
-  // least of the lanes' minima. Each lane's minimum is a bound by the argument of reach() (its
-  // Head and Tail read before its hazards), so their least is one too. Why: one lane's scan, a
-  // seq_cst load after another, took longer than the 0.04 s window at 2^14 threads (run 351 on an
-  // H100, runs 226 and 341 on the H200 alike: YMC's balanced kernel completed no operation inside
-  // it, every one in the warm-up or after the window, about 19 a thread; at 2^13 each window
-  // counted one or two pools' room), so the benchmark timed the scan, not the queue. The warp's
-  // scan: 0 -> 840 M ops/s at 2^14 threads, 7.5 -> 641 M at 2^13 (run 353, H100, one call). At
-  // 2^18 threads its 8,192 loads in a row bind the queue again (run 358: no operation inside a
-  // 0.02 s window); benchmarks/results/2026-12-06-next-ymc-segmented-scan.patch scans by segments.
-  // Every lane runs the same iterations (the last hazard read again where a lane runs out), so no
-  // branch holds the loads' fences; and as in wave_faa, the fence of the leader's CAS, which a
-  // shuffle follows, is every lane's, before its branch. On the host a warp is one lane and this
-  // is the serial scan.
+  // One lane reads every hazard, a seq_cst load after another, and that binds the queue from about
+  // 2^12 threads: at 2^14 YMC's balanced kernel completed no operation inside a 0.04 s window,
+  // every one in the warm-up or after the window, about 19 a thread (runs 226 and 341 on the H200,
+  // 351 on an H100). A warp's lanes scanning together took it to 840 M ops/s there (675a248, run
+  // 353) and was taken out again: lanes of one warp can wait on different queues at once, and the
+  // warp's one partition of the hazards then left some of each queue's unread. That scan with its
+  // lanes grouped by queue, and a lock-free scan by segments, are prepared in
+  // benchmarks/results/2026-12-06-next-ymc-{warp,segmented}-scan.patch, to be proved on a GPU.
   GQ_HD void raise_frontier() const {
-    const uint32_t lanes = active_mask();
-    const uint32_t lane = lane_id(), leader = first_lane(lanes);
-    fence_before<mo::seq_cst>();
-    uint32_t won = 0;
-    if (lane == leader) won = cas<after_fence(mo::seq_cst)>(scanning(), 0ull, 1ull) == 0ull ? 1u : 0u;
-    if (!shuffle(lanes, won, leader)) return;
-    const uint64_t width = popcount(lanes), rank = popcount(lanes & lanes_below(lane));
+    if (cas<mo::seq_cst>(scanning(), 0ull, 1ull) != 0ull) return;
     const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
     uint64_t low = h < t ? h : t;
-    for (uint64_t k = 0; k < threads; k += width) {
-      const uint64_t z = load<mo::seq_cst>(rec(k + rank < threads ? k + rank : threads - 1, kHz));
+    for (uint64_t k = 0; k < threads; ++k) {
+      const uint64_t z = load<mo::seq_cst>(rec(k, kHz));
       if (z < low) low = z;
     }
-    low = reduce_min(lanes, low);
-    if (lane == leader) {  // only the scanner writes the frontier
-      if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);
-      store<mo::seq_cst>(scanning(), 0ull);
-    }
+    if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);  // only the scanner writes it
+    store<mo::seq_cst>(scanning(), 0ull);
   }
 
   // The ticket gate: a fast-path attempt draws its Head or Tail ticket only while that counter is
