@@ -112,12 +112,13 @@ def run_fifo(kind: QueueKind, capacity: int, threads: int, roles: str, producers
     return tokens, consumers, int(count.get()[0])
 
 
-def run_multi_queue(kind: QueueKind, queues: int, threads: int, rounds: int) -> np.ndarray:
+def run_multi_queue(kind: QueueKind, queues: int, threads: int, rounds: int, defines: tuple[str, ...] = ()) -> np.ndarray:
     """Several queues driven by every warp at once (include/gq/multi_queue.cuh); returns how
-    often each value came out (all ones when the queues are right)."""
+    often each value came out (all ones when the queues are right). `defines`: a build's tuning
+    (a small YMC pool, say)."""
     import cupy
 
-    mod = _module(kind, ())
+    mod = _module(kind, defines)
     capacity = -(-threads // queues)
     words_out = cupy.zeros(1, cupy.uint64)
     mod.get_function("gq_queue_words")((1,), (1,), (np.uint64(capacity), np.uint64(threads), words_out))

@@ -106,6 +106,20 @@ def test_several_queues_in_one_warp(queue, queues):
     assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
 
 
+@pytest.mark.parametrize("queues", [2, 3])
+def test_several_ymc_queues_in_one_warp_on_a_small_pool(queues):
+    """As above, for YMC on a pool of 2 cells a thread plus 4 a slot (GQ_YMC_CELLS_PER_THREAD=2):
+    half of it open to tickets, so each queue's pool wraps about 16 times and its frontier is
+    raised again and again while a warp's lanes wait on different queues. A scan whose lanes
+    pooled the hazards of several queues (675a248) could raise a frontier past a hazard no lane
+    read. Written for the GPU proof of the prepared scans (benchmarks/results/
+    2026-12-06-next-ymc-*-scan.patch). It has not run on a GPU yet: it was written after this
+    session's device time was spent."""
+    seen = cuda_runtime.run_multi_queue(QUEUES["ymc"], queues, threads=16384, rounds=64,
+                                        defines=("GQ_YMC_CELLS_PER_THREAD=2",))
+    assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
+
+
 # (threads, roles, capacity, tokens) of SFQ's runs through its non-waiting interface: 4e6 tokens.
 SFQ_NON_WAITING_RUNS = (
     (2**10, "split", 3, 500_000),
