@@ -15,7 +15,7 @@
 #   render-tests  the renderer's GPU tests alone
 #   render-bench  gq bench render alone (GQ_RENDER_QUEUES=glfq,ymc, GQ_RENDER_ACCELS=bvh pick)
 #   tile-profile  where the tile renderer's time goes, by loop phase (tools/gpu_tile_profile.py; GQ_PROFILE_QUEUES=glfq,gwfq)
-#   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 8 min)
+#   new         tools/gpu_{mesh,queue,bfs}_bench.py: the measurements of issues 6 and 7 (about 10 min)
 #   queue-bench tools/gpu_queue_bench.py alone (GQ_BENCH_QUEUES=gwfq,ideal picks queues)
 #   queue-ncu   hardware counters per successful operation, balanced kernel, every queue (gq bench queues --hw-counters)
 #   hot-line    what one hot line serves: fetch-adds with loads of the same line or of others (tools/gpu_hot_line_probe.py)
@@ -151,7 +151,7 @@ if want new; then
   stage mesh-bench "${GQ_MESH_S:-110}" python3 tools/gpu_mesh_bench.py "$OUT"
 fi
 if want new || want queue-bench; then
-  stage queue-bench "${GQ_QUEUE_BENCH_S:-400}" python3 tools/gpu_queue_bench.py "$OUT"
+  stage queue-bench "${GQ_QUEUE_BENCH_S:-520}" python3 tools/gpu_queue_bench.py "$OUT"
 fi
 if want queue-ncu; then
   # SFQ stalls in the balanced kernel from 2^15 threads at these short windows (run 351: from 2^17 at
