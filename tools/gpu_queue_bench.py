@@ -139,14 +139,14 @@ def sweep_queue(record: dict, json_path: Path, backend: str, queue: str, kernels
         bench = bench or bq.launcher(backend, kind, poll_backoff_ns=poll_ns)
         try:
             window = windows.get((kernel, pct), WINDOW_S)
-            row = bq.run_point(bench, backend, kind, kernel, n, pct, WARMUP_S, window, bq.default_capacity(n), runs)
-            if row["ops_per_s_median"] is None and window < LONG_WINDOW_S:
+            while True:  # at most twice: the short window, then the long one
+                row = bq.run_point(bench, backend, kind, kernel, n, pct, WARMUP_S, window, bq.default_capacity(n), runs)
+                if row["ops_per_s_median"] is not None or window >= LONG_WINDOW_S:
+                    break
                 spans = [r["span_s"] for r in row["runs"]]
                 record["notes"].append(f"{queue} {name}: stalled at {n} threads with {window:g} s windows (spans "
                                        f"{min(spans):.3g}-{max(spans):.3g} s); from there {LONG_WINDOW_S:g} s windows")
                 windows[(kernel, pct)] = window = LONG_WINDOW_S
-                row = bq.run_point(bench, backend, kind, kernel, n, pct, WARMUP_S, window, bq.default_capacity(n),
-                                   runs)
             row["point_s"] = round(time.monotonic() - t_queue, 3)
             record["rows"].append(row)
             if row["ops_per_s_median"] is None:

@@ -154,11 +154,10 @@ def test_forced_slow_path(queue):
     354: 1,578 entries in the histories, 362 in the FIFO runs). Whether a helper sees one of its
     requests is still up to the timing: on an H100 its 114 and 40 entries drew no help (runs 328,
     331), on the H200 98 drew 31 (run 329), so helps are required of G-WFQ only. The FIFO part is
-    small, because with every
-    operation on the slow path a small queue under many threads moves tokens slowly: G-WFQ at
-    capacity 64 delivered 2,000 tokens in about 20 s at 1,024 threads (3 slow-path entries per
-    operation, each SlowFAA round's exact CAS racing the fast path's fetch-adds), and the earlier
-    2.5e5 tokens at 1,024 threads never finished."""
+    small, because with every operation on the slow path a small queue under many threads moves
+    tokens slowly: G-WFQ at capacity 64 delivered 2,000 tokens in about 20 s at 1,024 threads (3
+    slow-path entries per operation, each SlowFAA round's exact CAS racing the fast path's
+    fetch-adds), and the earlier 2.5e5 tokens at 1,024 threads never finished."""
     hooks = ("GQ_YMC_LATE_ENQUEUE_NS=200000",) if queue == "ymc" else ()
     histories = run_check(CheckConfig(queue=queue, backend="cuda", capacities=(1, 3, 64, 4096), threads=256, ops=8,
                                       histories=40, fifo_tokens=0, seed=17, timeout=60,
