@@ -3,9 +3,12 @@
 balanced, split and alternating mixes, each linearizable against the strict bounded FIFO; and
 exactly-once FIFO conformance on more than 1e6 tokens."""
 
+import itertools
+
 import pytest
 
-from queues_cuda.check import CheckConfig, run_check
+from queues_cuda import cpu_runtime
+from queues_cuda.check import CheckConfig, check_history, run_check
 from queues_cuda.queues import QUEUES
 
 
@@ -76,10 +79,13 @@ def test_default_build_counts_nothing_without_stats(queue):
     assert r.ok and r.stats is None
 
 
+@pytest.mark.parametrize("scan", [None, 4], ids=["one-scan-segment", "scan-segments-of-4"])
 @pytest.mark.parametrize("roles", ["split", "balanced"])
-def test_ymc_segment_pool_is_reused(roles):
+def test_ymc_segment_pool_is_reused(roles, scan):
     """G-WFQ-YMC with a pool of 384 cells carrying 64,000 tokens: every cell is reused well over a
-    hundred times (lap tags, hazard frontier), and every token still arrives once, in order.
+    hundred times (lap tags, hazard frontier), and every token still arrives once, in order. With
+    scan segments of 4 threads the frontier is the least of 16 segments' minima, each raised by
+    whichever waiter scans it (ymc.cuh, raise_frontier); with the default 1,024, one segment.
 
     A pool this small is full most of the time, so enqueuers wait for the frontier, which a
     preempted thread's hazard holds back for as long as the OS keeps it off its core. On a loaded
@@ -90,11 +96,32 @@ def test_ymc_segment_pool_is_reused(roles):
     from queues_cuda.fifo_conformance import check_tokens
 
     defines = ("GQ_YMC_POOL_MIN=384", "GQ_YMC_CELLS_PER_THREAD=2", "GQ_HOST_MIN_WAIT_NS=30000000000ull")
+    defines += (f"GQ_YMC_SCAN_SEGMENT={scan}",) if scan else ()
     producers = 32 if roles == "split" else 64
     per_producer = 64_000 // producers
     out, consumers, logged = run_fifo(QUEUES["ymc"], 1, 64, roles, producers, per_producer, False, defines)
     report = check_tokens(out, consumers, logged, producers, per_producer)
     assert report.tokens == 64_000 and report.ok, report
+
+
+def test_ymc_histories_with_a_small_pool_and_scan_segments():
+    """G-WFQ-YMC histories of 64 threads x 16 operations on the smallest pool the ticket gate allows
+    (3 x 64 + 64 = 256 cells, 128 of them open to tickets), its hazards scanned in segments of 4
+    threads: each history's 512-odd enqueue tickets wrap the pool about four times, so the frontier
+    is raised from the 16 segments' minima again and again, and every history must be linearizable
+    against the unbounded FIFO. Alternating and random mixes only: they keep at most 64 elements
+    queued, where a split could queue more than the pool holds (the pool error, by design)."""
+    defines = ("GQ_YMC_POOL_MIN=64", "GQ_YMC_CELLS_PER_THREAD=1", "GQ_YMC_SCAN_SEGMENT=4",
+               "GQ_HOST_MIN_WAIT_NS=30000000000ull")
+    combos = itertools.cycle(itertools.product((1, 3), [("alternate", 50), ("random", 50)]))
+    bad = []
+    for k in range(40):
+        capacity, (mix, pct) = next(combos)
+        h = cpu_runtime.record_history(QUEUES["ymc"], capacity, 64, 16, mix, pct, 7 * 1_000_003 + k, defines)
+        verdict, text = check_history(h, None, 60.0, f"history {k + 1} ({mix} {pct}%)")
+        if verdict is not True:
+            bad.append(text)
+    assert not bad, f"{len(bad)} of 40 histories not linearizable; first:\n{bad[0]}"
 
 
 @pytest.mark.parametrize("queue", WAIT_FREE)

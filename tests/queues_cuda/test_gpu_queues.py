@@ -9,6 +9,7 @@ With $GQ_RESULTS_DIR set, the figures are written there as one JSON record per r
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import time
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from queues_cuda import cuda_runtime
-from queues_cuda.check import CheckConfig, run_check
+from queues_cuda.check import CheckConfig, check_history, run_check
 from queues_cuda.fifo_conformance import check_tokens
 from queues_cuda.provenance import provenance
 from queues_cuda.queues import NOT_LINEARIZABLE, QUEUES
@@ -118,6 +119,31 @@ def test_several_ymc_queues_in_one_warp_on_a_small_pool(queues):
     seen = cuda_runtime.run_multi_queue(QUEUES["ymc"], queues, threads=16384, rounds=64,
                                         defines=("GQ_YMC_CELLS_PER_THREAD=2",))
     assert (seen == 1).all(), f"{int((seen != 1).sum())} values seen other than once"
+
+
+# (threads, operations per thread, hazards a scan segment): 2 and 8 segments.
+YMC_SEGMENT_RUNS = ((64, 16, 32), (256, 8, 32))
+
+
+@pytest.mark.parametrize("threads,ops,segment", YMC_SEGMENT_RUNS)
+def test_ymc_histories_with_a_small_pool_and_scan_segments(threads, ops, segment):
+    """The GPU twin of the CPU test of that name: YMC histories on the smallest pool the ticket
+    gate allows (3 cells a thread plus 64), so the enqueue tickets wrap it, its hazards scanned in
+    segments of 32 threads, so the frontier is the least of several segments' minima, raised by
+    whichever warps wait. Alternating and random mixes (a split could queue more than the pool
+    holds); every history linearizable against the unbounded FIFO."""
+    defines = ("GQ_YMC_POOL_MIN=64", "GQ_YMC_CELLS_PER_THREAD=1", f"GQ_YMC_SCAN_SEGMENT={segment}")
+    combos = itertools.cycle(itertools.product((1, 3), [("alternate", 50), ("random", 50)]))
+    bad = []
+    for k in range(20):
+        capacity, (mix, pct) = next(combos)
+        h = cuda_runtime.record_history(QUEUES["ymc"], capacity, threads, ops, mix, pct, 11 * 1_000_003 + k, defines)
+        verdict, text = check_history(h, None, 60.0, f"history {k + 1} ({mix} {pct}%)")
+        if verdict is not True:
+            bad.append(text)
+    record("histories", {"queue": "ymc", "threads": threads, "ops_per_thread": ops, "scan_segment": segment,
+                         "pool_min": 64, "histories": 20, "not_linearizable_or_unknown": len(bad)})
+    assert not bad, f"{len(bad)} of 20 histories not linearizable; first:\n{bad[0]}"
 
 
 # (threads, roles, capacity, tokens) of SFQ's runs through its non-waiting interface: 4e6 tokens.

@@ -289,6 +289,13 @@ GQ_DEV GQ_INLINE uint32_t shuffle(uint32_t mask, uint32_t v, uint32_t src) { ret
 GQ_DEV GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
 // The bitwise OR of `v` over the lanes of `mask`; every lane of `mask` must call it.
 GQ_DEV GQ_INLINE uint32_t reduce_or(uint32_t mask, uint32_t v) { return __reduce_or_sync(mask, v); }
+// The least `v` over the lanes of `mask` (every lane of `mask` must call it): the high words'
+// minimum, then the least low word among the lanes that hold it.
+GQ_DEV GQ_INLINE uint64_t reduce_min(uint32_t mask, uint64_t v) {
+  const uint32_t hi = __reduce_min_sync(mask, (uint32_t)(v >> 32));
+  const uint32_t lo = __reduce_min_sync(mask, (uint32_t)(v >> 32) == hi ? (uint32_t)v : 0xFFFFFFFFu);
+  return ((uint64_t)hi << 32) | lo;
+}
 // The lanes of `mask` whose `word` is the caller's. Warp aggregation may only combine lanes that
 // target the same word: one warp can drive several queues at once (a tile renderer re-enqueues
 // each ray in its own tile's queue), and one leader's fetch-add must not hand out another
@@ -383,6 +390,7 @@ GQ_INLINE uint64_t shuffle(uint32_t, uint64_t v, uint32_t) { return v; }
 GQ_INLINE uint32_t shuffle(uint32_t, uint32_t v, uint32_t) { return v; }
 GQ_INLINE uint32_t lanes_below(uint32_t lane) { return (1u << lane) - 1u; }
 GQ_INLINE uint32_t reduce_or(uint32_t, uint32_t v) { return v; }
+GQ_INLINE uint64_t reduce_min(uint32_t, uint64_t v) { return v; }
 GQ_INLINE uint32_t peers(uint32_t, const void*) { return 1u; }
 GQ_INLINE void sync_lanes(uint32_t) {}
 

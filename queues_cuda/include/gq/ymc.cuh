@@ -64,6 +64,11 @@
 #ifndef GQ_YMC_CELLS_PER_THREAD
 #define GQ_YMC_CELLS_PER_THREAD 16
 #endif
+// Hazards one call of raise_frontier reads (a segment). Tests shrink it so that a few CPU threads
+// make several segments.
+#ifndef GQ_YMC_SCAN_SEGMENT
+#define GQ_YMC_SCAN_SEGMENT 1024
+#endif
 
 // Test hook: GQ_YMC_WIDEN_CLAIM_RACE (CPU runtime only) gives the core away between a claimer's
 // look at a request and its claim CAS, and between a dequeue helper's find and its announce CAS,
@@ -123,7 +128,11 @@ struct Ymc {
     if (c < 3 * threads + kSegment) c = 3 * threads + kSegment;  // the ticket gate's room (gate)
     return (c + kSegment - 1) / kSegment * kSegment;
   }
-  GQ_HD static uint64_t cells_at(uint64_t threads) { return kRecords + threads * kRecordWords; }
+  static constexpr uint64_t kScanSegment = GQ_YMC_SCAN_SEGMENT;
+  GQ_HD static uint64_t segments(uint64_t threads) { return (threads + kScanSegment - 1) / kScanSegment; }
+  // Each segment's minimum (raise_frontier) follows the records, then the cells.
+  GQ_HD static uint64_t minima_at(uint64_t threads) { return kRecords + threads * kRecordWords; }
+  GQ_HD static uint64_t cells_at(uint64_t threads) { return minima_at(threads) + segments(threads); }
   GQ_HD static uint64_t stats_at(uint64_t n, uint64_t threads) { return cells_at(threads) + 3 * pool_cells(n, threads); }
   GQ_HD static uint64_t words(uint64_t n, uint64_t threads) {
     return hot_round_up(stats_at(n, threads) + stat_words(threads));
@@ -134,7 +143,7 @@ struct Ymc {
   // Tickets start at 1 (a request id of 0 means none); cell words start untouched (tag 0).
   GQ_HD static uint64_t initial_word(uint64_t i, uint64_t /*n*/, uint64_t threads) {
     if (i == kTail || i == kHead) return 1;
-    if (i >= kRecords && i < cells_at(threads)) {
+    if (i >= kRecords && i < minima_at(threads)) {
       const uint64_t r = i - kRecords, tid = r / kRecordWords;
       switch (r % kRecordWords) {
         case kHz: return kIdle;
@@ -152,7 +161,8 @@ struct Ymc {
   GQ_HD uint64_t* tail() const { return base + kTail; }
   GQ_HD uint64_t* head() const { return base + kHead; }
   GQ_HD uint64_t* frontier() const { return base + kFrontier; }
-  GQ_HD uint64_t* scanning() const { return base + kFrontier + 1; }
+  GQ_HD uint64_t* cursor() const { return base + kFrontier + 1; }  // the segment the next scan reads
+  GQ_HD uint64_t* minimum(uint64_t seg) const { return base + minima_at(threads) + seg; }
   GQ_HD uint64_t* rec(uint64_t tid, uint64_t f) const { return base + kRecords + tid * kRecordWords + f; }
   GQ_HD uint64_t* field(uint64_t i, uint32_t k) const { return base + cells_at(threads) + (i % cells) * 3 + k; }
   GQ_HD uint64_t* val(uint64_t i) const { return field(i, 0); }
@@ -192,28 +202,72 @@ struct Ymc {
     store<mo::seq_cst>(rec(tid, kHz), h < t ? h : t);
   }
 
-  // Raise the frontier to min(Head, Tail, every hazard). One scanner at a time (a try-lock, never
-  // waited for): on a GPU thousands of threads can reach the end of the pool together, and each
-  // scan reads every thread's hazard.
+  // Raise the frontier towards min(Head, Tail, every hazard), the cells below which are dead.
   //
-  // One lane reads every hazard, a seq_cst load after another, and that binds the queue from about
-  // 2^12 threads: at 2^14 YMC's balanced kernel completed no operation inside a 0.04 s window,
-  // every one in the warm-up or after the window, about 19 a thread (runs 226 and 341 on the H200,
-  // 351 on an H100). A warp's lanes scanning together took it to 840 M ops/s there (675a248, run
-  // 353) and was taken out again: lanes of one warp can wait on different queues at once, and the
-  // warp's one partition of the hazards then left some of each queue's unread. That scan with its
-  // lanes grouped by queue, and a lock-free scan by segments, are prepared in
-  // benchmarks/results/2026-12-06-next-ymc-{warp,segmented}-scan.patch, to be proved on a GPU.
+  // The hazards are cut into segments of kScanSegment threads, and each segment keeps a minimum:
+  // a call reads Head and Tail, then one segment's hazards (the next one a relaxed cursor names),
+  // raises that segment's minimum to what it found, and raises the frontier to the least of all
+  // the minima. A segment's minimum is a bound by the argument of reach() (Head and Tail read
+  // before the hazards: a hazard published after the read comes from a later min(Head, Tail)),
+  // and it stays one, since a thread only ever moves on to cells above it; so the least of the
+  // minima is a bound whenever each was found, and both only rise (a CAS up, never down). No lock:
+  // every waiting warp scans a segment of its own at the same time. The lanes of a warp that call
+  // together for the same queue read the segment as one (every width-th hazard from a lane's rank;
+  // they take the least), and every lane runs the same iterations, the last word read again where
+  // a lane runs out, so no branch holds the loads' fences. For the same queue: a warp's lanes can
+  // wait on different queues at once (the tile renderer's), and one partition over all of them
+  // would leave some of each queue's hazards unread (675a248 did).
+  //
+  // Why: one lane reading every hazard, a seq_cst load after another, under a try-lock, took
+  // longer than the 0.04 s window at 2^14 threads (run 351 on an H100, runs 226 and 341 on the H200
+  // alike: YMC's balanced kernel completed no operation inside it, every one in the warm-up or
+  // after the window, about 19 a thread; at 2^13 each window counted one or two pools' room), so
+  // the benchmark timed the scan, not the queue. A warp reading them all (run 353: 0 -> 840 M
+  // ops/s at 2^14 threads, 7.5 -> 641 M at 2^13; H100, one call) still left 2^18 threads no
+  // operation inside a 0.02 s window (run 358): 8,192 loads in a row.
   GQ_HD void raise_frontier() const {
-    if (cas<mo::seq_cst>(scanning(), 0ull, 1ull) != 0ull) return;
+    const uint32_t lanes = peers(active_mask(), frontier());
+    const uint32_t lane = lane_id(), leader = first_lane(lanes);
+    const uint64_t width = popcount(lanes), rank = popcount(lanes & lanes_below(lane));
+    const uint64_t nseg = segments(threads);
+    uint64_t seg = 0;
+    if (nseg > 1) {
+      if (lane == leader) seg = fetch_add<mo::relaxed>(cursor(), 1ull) % nseg;  // no fence in the branch
+      seg = shuffle(lanes, seg, leader);
+    }
+    const uint64_t first = seg * kScanSegment;
+    const uint64_t end = first + kScanSegment < threads ? first + kScanSegment : threads;
     const uint64_t h = load<mo::seq_cst>(head()), t = load<mo::seq_cst>(tail());
     uint64_t low = h < t ? h : t;
-    for (uint64_t k = 0; k < threads; ++k) {
-      const uint64_t z = load<mo::seq_cst>(rec(k, kHz));
+    for (uint64_t k = first; k < end; k += width) {
+      const uint64_t z = load<mo::seq_cst>(rec(k + rank < end ? k + rank : end - 1, kHz));
       if (z < low) low = z;
     }
-    if (load<mo::seq_cst>(frontier()) < low) store<mo::seq_cst>(frontier(), low);  // only the scanner writes it
-    store<mo::seq_cst>(scanning(), 0ull);
+    low = reduce_min(lanes, low);
+    // The least minimum, with this segment's counted at what the scan found (it is raised to
+    // that below).
+    uint64_t least = ~0ull;
+    for (uint64_t k = 0; k < nseg; k += width) {
+      const uint64_t at = k + rank < nseg ? k + rank : nseg - 1;
+      uint64_t m = load<mo::seq_cst>(minimum(at));
+      if (at == seg && m < low) m = low;
+      if (m < least) least = m;
+    }
+    least = reduce_min(lanes, least);
+    if (lane == leader) {  // nothing collective follows
+      raise_to(minimum(seg), low);
+      raise_to(frontier(), least);
+    }
+  }
+
+  // *p := max(*p, v), by CAS: a word that only rises. Each lost CAS saw it rise.
+  GQ_HD static void raise_to(uint64_t* p, uint64_t v) {
+    uint64_t now = load<mo::seq_cst>(p);
+    while (now < v) {
+      const uint64_t seen = cas<mo::seq_cst>(p, now, v);
+      if (seen == now) return;
+      now = seen;
+    }
   }
 
   // The ticket gate: a fast-path attempt draws its Head or Tail ticket only while that counter is
