@@ -155,11 +155,11 @@ if want new || want queue-bench; then
 fi
 if want queue-ncu; then
   # SFQ stalls in the balanced kernel from 2^15 threads at these short windows (run 351: from 2^17 at
-  # 0.5 s), and G-WFQ-YMC's serial hazard scan holds it still from 2^14 (runs 341, 351): they get a
-  # sweep of their own, so that each is profiled where it works.
-  stage queue-ncu "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue glfq,gwfq,ideal \
+  # 0.5 s): it gets a sweep of its own, so that it is profiled where it works. G-WFQ-YMC joined the
+  # others at 2^18 once its hazard scan went by segments (run 362).
+  stage queue-ncu "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue glfq,gwfq,ymc,ideal \
     --threads 2^18 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu.json"
-  stage queue-ncu-small "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue ymc,sfq \
+  stage queue-ncu-small "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue sfq \
     --threads 2^12..2^14 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu-small.json"
 fi
 if want hot-line; then

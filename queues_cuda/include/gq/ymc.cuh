@@ -224,7 +224,9 @@ struct Ymc {
   // after the window, about 19 a thread; at 2^13 each window counted one or two pools' room), so
   // the benchmark timed the scan, not the queue. A warp reading them all (run 353: 0 -> 840 M
   // ops/s at 2^14 threads, 7.5 -> 641 M at 2^13; H100, one call) still left 2^18 threads no
-  // operation inside a 0.02 s window (run 358): 8,192 loads in a row.
+  // operation inside a 0.02 s window (run 358): 8,192 loads in a row. By segments, with no lock:
+  // 1.05 G ops/s at 2^14 threads and 5.78 G at 2^18 (run 359, the same H100 call as the warp's
+  // 843 M and 230 M); below 2^14 the warp's scan was quicker (404 against 277 M at 2^12).
   GQ_HD void raise_frontier() const {
     const uint32_t lanes = peers(active_mask(), frontier());
     const uint32_t lane = lane_id(), leader = first_lane(lanes);
@@ -276,8 +278,8 @@ struct Ymc {
   // Why: a pending dequeue request pins the frontier at its start (its hazard; any helper may
   // still begin its scan there), and it ends only at a cell that holds an unclaimed value or
   // answers EMPTY, which may be as far up as Tail. Without the gate, fast dequeuers and enqueuers
-  // kept drawing tickets while its scanners lagged (a preempted owner on the CPU; on the GPU one
-  // serial scan against thousands of ticket holders, pollers answering EMPTY helping nobody), so
+  // kept drawing tickets while its scanners lagged (a preempted owner on the CPU; on the GPU the
+  // serial scan of the time against thousands of ticket holders, pollers answering EMPTY helping nobody), so
   // Head and Tail ran C cells past its start; every cell it could reach was consumed or closed,
   // every cell it needed was beyond frontier + C, and all threads ended up waiting for a frontier
   // that could never move: the pool error (tests/queues_cuda/test_ymc_split_pool.py). With the
