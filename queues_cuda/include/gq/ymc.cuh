@@ -352,6 +352,22 @@ struct Ymc {
 
   // --- enqueue
 
+  // Catch-up (sCQ's catchup, from the enqueue side): an enqueuer whose cell i was closed raises
+  // Tail to Head at once when Head is past i + 1. Dequeuers that raced past Tail on an emptying
+  // queue leave Head ahead of Tail by up to a ticket a thread, every cell between closed; without
+  // this, the next enqueuers burnt them a ticket at a time, and one that ran out of patience walked
+  // them one cell a step on the slow path, helped by no dequeuer (the queue BFS: thousands of
+  // steps, tens of ms on Kron-21, while the rest of the grid waited at the level's barrier).
+  // Safe because it is what enqueuers that draw those tickets and find their cells closed would
+  // do: no cell gets a value from it. A skipped cell nobody filled is closed by its dequeue ticket's
+  // holder, which finds Tail past it (verdict: ⊤, not EMPTY) and tries on, as behind a late
+  // enqueuer. A value still goes only into a cell below Tail, and Tail stays at most Head, so the
+  // pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own bound) are kept.
+  GQ_HD void catch_up(uint64_t i, const ErrorFlag& err) const {
+    const uint64_t h = load<mo::seq_cst>(head());
+    if (h > i + 1) advance(tail(), h - 1, err, kSiteYmcEnqueue);
+  }
+
   GQ_HD void enq_slow(uint32_t v, uint64_t id, uint32_t tid, const ErrorFlag& err) const {
     stat_add(stats, tid, kStatSlow);
     // Start no lower than Head. A cell's enq field stays reserved for this thread after the
@@ -391,6 +407,7 @@ struct Ymc {
         cas<mo::seq_cst>(rec(tid, kEnqId), id, (uint64_t)-(int64_t)i);
         break;
       }
+      catch_up(i, err);
       if (!spin.step(err, kSiteYmcEnqueue, i)) return;
     }
     // Commit where the request was claimed (by this thread or by a helping dequeuer).
@@ -416,6 +433,7 @@ struct Ymc {
         stat_end(stats, tid);
         return true;
       }
+      catch_up(i, err);
     }
     if (!err.raised()) enq_slow(v, i, tid, err);
     store<mo::seq_cst>(rec(tid, kHz), kIdle);
