@@ -629,7 +629,7 @@ struct Ymc {
       // so the operation may answer EMPTY without a ticket here as at its start. Why: after an
       // enqueuer's catch-up moved Tail past their cells, dequeuers answered ⊤, drew fresh tickets
       // past Tail and closed those cells too, and the enqueuers caught up again (the 25 % split at
-      // 2^17-2^18 threads lost a quarter to a third with catch-up alone, H100, run 366).
+      // 2^17-2^18 threads lost a quarter to a third with catch-up alone, H100, run 365).
       if (attempt > 0 && looks_empty() && observed_empty()) {
         v = kEmptyR;
         break;
