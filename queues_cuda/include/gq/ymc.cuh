@@ -625,15 +625,6 @@ struct Ymc {
     stat_begin(stats, tid);
     for (uint32_t attempt = 0; attempt <= GQ_YMC_PATIENCE && v == kTopV; ++attempt) {
       stat_step(stats, tid);
-      // An attempt that found ⊤ holds no cell that can still get a value for it (verdict, help_enq),
-      // so the operation may answer EMPTY without a ticket here as at its start. Why: after an
-      // enqueuer's catch-up moved Tail past their cells, dequeuers answered ⊤, drew fresh tickets
-      // past Tail and closed those cells too, and the enqueuers caught up again (the 25 % split at
-      // 2^17-2^18 threads lost a quarter to a third with catch-up alone, H100, run 365).
-      if (attempt > 0 && looks_empty() && observed_empty()) {
-        v = kEmptyR;
-        break;
-      }
       if (!gate(head(), tid, err)) break;
       publish_hazard(tid);
       i = wave_faa<mo::seq_cst>(head());
