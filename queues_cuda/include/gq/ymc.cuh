@@ -363,6 +363,10 @@ struct Ymc {
   // holder, which finds Tail past it (verdict: ⊤, not EMPTY) and tries on, as behind a late
   // enqueuer. A value still goes only into a cell below Tail, and Tail stays at most Head, so the
   // pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own bound) are kept.
+  // Measured (H100, runs 365-366): Kron-21 BFS 64-80 -> 3.7 ms, no slow-path entry left; tile
+  // renders steady (spheres100 2.5-8.1 -> 9.5-9.7 G rays/s). Its cost, not explained: the 25 %
+  // split at 2^17-2^18 threads, 3.5 -> 2.2 G ops/s at 2^18. Letting a dequeue that found ⊤ answer
+  // EMPTY without a ticket on its retries (bc216e1, run 367) did not win it back.
   GQ_HD void catch_up(uint64_t i, const ErrorFlag& err) const {
     const uint64_t h = load<mo::seq_cst>(head());
     if (h > i + 1) advance(tail(), h - 1, err, kSiteYmcEnqueue);
