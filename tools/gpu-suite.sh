@@ -156,7 +156,7 @@ fi
 if want queue-ncu; then
   # SFQ stalls in the balanced kernel from 2^15 threads at these short windows (run 351: from 2^17 at
   # 0.5 s): it gets a sweep of its own, so that it is profiled where it works. G-WFQ-YMC joined the
-  # others at 2^18 once its hazard scan went by segments (run 362).
+  # others at 2^18 once its hazard scan went by segments (runs 362, 363).
   stage queue-ncu "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue glfq,gwfq,ymc,ideal \
     --threads 2^18 --runs 1 --duration 0.02 --warmup 0.005 --hw-counters --json "$OUT/queue-ncu.json"
   stage queue-ncu-small "${GQ_QUEUE_NCU_S:-200}" python3 -m gq bench queues --kernel balanced --queue sfq \

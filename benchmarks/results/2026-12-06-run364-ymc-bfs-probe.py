@@ -6,6 +6,7 @@ import json
 import os
 
 import numpy as np
+
 from sssp_demo import generators
 from sssp_demo.bfs import CudaBfs, DeviceGraph, as_csr, default_source
 

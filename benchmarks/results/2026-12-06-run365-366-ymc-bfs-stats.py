@@ -8,6 +8,7 @@ import json
 import os
 
 import numpy as np
+
 from queues_cuda import build
 from sssp_demo import bfs, generators
 

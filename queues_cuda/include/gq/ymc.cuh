@@ -278,8 +278,8 @@ struct Ymc {
   // Why: a pending dequeue request pins the frontier at its start (its hazard; any helper may
   // still begin its scan there), and it ends only at a cell that holds an unclaimed value or
   // answers EMPTY, which may be as far up as Tail. Without the gate, fast dequeuers and enqueuers
-  // kept drawing tickets while its scanners lagged (a preempted owner on the CPU; on the GPU the
-  // serial scan of the time against thousands of ticket holders, pollers answering EMPTY helping nobody), so
+  // kept drawing tickets while its scanners lagged (a preempted owner on the CPU; on the GPU one
+  // serial scan against thousands of ticket holders, pollers answering EMPTY helping nobody), so
   // Head and Tail ran C cells past its start; every cell it could reach was consumed or closed,
   // every cell it needed was beyond frontier + C, and all threads ended up waiting for a frontier
   // that could never move: the pool error (tests/queues_cuda/test_ymc_split_pool.py). With the
@@ -363,7 +363,7 @@ struct Ymc {
   // holder, which finds Tail past it (verdict: ⊤, not EMPTY) and tries on, as behind a late
   // enqueuer. A value still goes only into a cell below Tail, and Tail stays at most Head, so the
   // pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own bound) are kept.
-  // Measured (H100, runs 365-366): Kron-21 BFS 64-80 -> 3.7 ms, no slow-path entry left; tile
+  // Measured (H100, runs 360, 365-366): Kron-21 BFS 64-80 -> 3.7 ms, no slow-path entry left; tile
   // renders steady (spheres100 2.5-8.1 -> 9.5-9.7 G rays/s). Its cost, not explained: the 25 %
   // split at 2^17-2^18 threads, 3.5 -> 2.2 G ops/s at 2^18. Letting a dequeue that found ⊤ answer
   // EMPTY without a ticket on its retries (bc216e1, run 367) did not win it back.
