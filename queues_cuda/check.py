@@ -161,6 +161,22 @@ def check_history(h: History, capacity: int | None, timeout: float, tag: str,
     return True, ""
 
 
+def unproved_histories(record, runs: int, capacities, mixes, seed: int) -> list[str]:
+    """Record `runs` histories with `record(capacity, mix, pct, seed)`, cycling through
+    capacities x mixes ((mix, pct) pairs) with seeds seed, seed + 1, ..., check each against the
+    FIFO of its capacity's unbounded kind (None) and return the text of every one not proved
+    linearizable: empty when all are."""
+    combos = itertools.cycle(itertools.product(capacities, mixes))
+    bad = []
+    for k in range(runs):
+        capacity, (mix, pct) = next(combos)
+        verdict, text = check_history(record(capacity, mix, pct, seed + k), None, 60.0,
+                                      f"history {k + 1} ({mix} {pct}%)")
+        if verdict is not True:
+            bad.append(text)
+    return bad
+
+
 def successful_only(h: History) -> History:
     """The history without its FULL and EMPTY answers: the successful operations alone."""
     keep = h.ok

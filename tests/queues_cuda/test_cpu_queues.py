@@ -3,12 +3,11 @@
 balanced, split and alternating mixes, each linearizable against the strict bounded FIFO; and
 exactly-once FIFO conformance on more than 1e6 tokens."""
 
-import itertools
 
 import pytest
 
 from queues_cuda import cpu_runtime
-from queues_cuda.check import CheckConfig, check_history, run_check
+from queues_cuda.check import CheckConfig, run_check, unproved_histories
 from queues_cuda.queues import QUEUES
 
 
@@ -113,14 +112,10 @@ def test_ymc_histories_with_a_small_pool_and_scan_segments():
     queued, where a split could queue more than the pool holds (the pool error, by design)."""
     defines = ("GQ_YMC_POOL_MIN=64", "GQ_YMC_CELLS_PER_THREAD=1", "GQ_YMC_SCAN_SEGMENT=4",
                "GQ_HOST_MIN_WAIT_NS=30000000000ull")
-    combos = itertools.cycle(itertools.product((1, 3), [("alternate", 50), ("random", 50)]))
-    bad = []
-    for k in range(40):
-        capacity, (mix, pct) = next(combos)
-        h = cpu_runtime.record_history(QUEUES["ymc"], capacity, 64, 16, mix, pct, 7 * 1_000_003 + k, defines)
-        verdict, text = check_history(h, None, 60.0, f"history {k + 1} ({mix} {pct}%)")
-        if verdict is not True:
-            bad.append(text)
+    bad = unproved_histories(
+        lambda capacity, mix, pct, seed: cpu_runtime.record_history(QUEUES["ymc"], capacity, 64, 16, mix, pct, seed,
+                                                                    defines),
+        40, (1, 3), [("alternate", 50), ("random", 50)], 7 * 1_000_003)
     assert not bad, f"{len(bad)} of 40 histories not linearizable; first:\n{bad[0]}"
 
 

@@ -9,7 +9,6 @@ With $GQ_RESULTS_DIR set, the figures are written there as one JSON record per r
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import time
@@ -18,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from queues_cuda import cuda_runtime
-from queues_cuda.check import CheckConfig, check_history, run_check
+from queues_cuda.check import CheckConfig, run_check, unproved_histories
 from queues_cuda.fifo_conformance import check_tokens
 from queues_cuda.provenance import provenance
 from queues_cuda.queues import NOT_LINEARIZABLE, QUEUES
@@ -132,14 +131,10 @@ def test_ymc_histories_with_a_small_pool_and_scan_segments(threads, ops, segment
     whichever warps wait. Alternating and random mixes (a split could queue more than the pool
     holds); every history linearizable against the unbounded FIFO."""
     defines = ("GQ_YMC_POOL_MIN=64", "GQ_YMC_CELLS_PER_THREAD=1", f"GQ_YMC_SCAN_SEGMENT={segment}")
-    combos = itertools.cycle(itertools.product((1, 3), [("alternate", 50), ("random", 50)]))
-    bad = []
-    for k in range(20):
-        capacity, (mix, pct) = next(combos)
-        h = cuda_runtime.record_history(QUEUES["ymc"], capacity, threads, ops, mix, pct, 11 * 1_000_003 + k, defines)
-        verdict, text = check_history(h, None, 60.0, f"history {k + 1} ({mix} {pct}%)")
-        if verdict is not True:
-            bad.append(text)
+    bad = unproved_histories(
+        lambda capacity, mix, pct, seed: cuda_runtime.record_history(QUEUES["ymc"], capacity, threads, ops, mix, pct,
+                                                                     seed, defines),
+        20, (1, 3), [("alternate", 50), ("random", 50)], 11 * 1_000_003)
     record("histories", {"queue": "ymc", "threads": threads, "ops_per_thread": ops, "scan_segment": segment,
                          "pool_min": 64, "histories": 20, "not_linearizable_or_unknown": len(bad)})
     assert not bad, f"{len(bad)} of 20 histories not linearizable; first:\n{bad[0]}"

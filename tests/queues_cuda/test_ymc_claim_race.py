@@ -18,21 +18,15 @@ thread). With the widened window that one failed about 1 history in 100-250, so 
 only now and then; the replay is what guards it.
 """
 
-import itertools
-
 from queues_cuda import cpu_runtime
-from queues_cuda.check import MIX_ROTATION, check_history
+from queues_cuda.check import MIX_ROTATION, unproved_histories
 from queues_cuda.queues import QUEUES, tuning_defines
 
 
 def test_ymc_claim_race_strands_nothing():
     defines = tuning_defines("ymc", patience=0, help_delay=1) + ("GQ_YMC_WIDEN_CLAIM_RACE",)
-    combos = itertools.cycle(itertools.product((1, 2, 3), MIX_ROTATION))
-    bad = []
-    for k in range(60):
-        capacity, (mix, pct) = next(combos)
-        h = cpu_runtime.record_history(QUEUES["ymc"], capacity, 128, 8, mix, pct, 6 * 1_000_003 + k, defines)
-        verdict, text = check_history(h, None, 60.0, f"history {k + 1} ({mix} {pct}%)")
-        if verdict is not True:
-            bad.append(text)
+    bad = unproved_histories(
+        lambda capacity, mix, pct, seed: cpu_runtime.record_history(QUEUES["ymc"], capacity, 128, 8, mix, pct, seed,
+                                                                    defines),
+        60, (1, 2, 3), MIX_ROTATION, 6 * 1_000_003)
     assert not bad, f"{len(bad)} of 60 histories not linearizable; first:\n{bad[0]}"
