@@ -352,7 +352,7 @@ struct Ymc {
 
   // --- enqueue
 
-  // Catch-up (sCQ's catchup, from the enqueue side): an enqueuer whose cell i was closed raises
+  // catchup (sCQ's, from the enqueue side): an enqueuer whose cell i was closed raises
   // Tail to Head at once when Head is past i + 1. Dequeuers that raced past Tail on an emptying
   // queue leave Head ahead of Tail by up to a ticket a thread, every cell between closed; without
   // this, the next enqueuers burnt them a ticket at a time, and one that ran out of patience walked
@@ -361,13 +361,13 @@ struct Ymc {
   // Safe because it is what enqueuers that draw those tickets and find their cells closed would
   // do: no cell gets a value from it. A skipped cell nobody filled is closed by its dequeue ticket's
   // holder, which finds Tail past it (verdict: ⊤, not EMPTY) and tries on, as behind a late
-  // enqueuer. A value still goes only into a cell below Tail, and Tail stays at most Head, so the
-  // pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own bound) are kept.
+  // enqueuer. A value still goes only into a cell below Tail, and catchup raises Tail no higher
+  // than Head, so the pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own bound) are kept.
   // Measured (H100, runs 360, 365-366): Kron-21 BFS 64-80 -> 3.7 ms, no slow-path entry left; tile
   // renders steady (spheres100 2.5-8.1 -> 9.5-9.7 G rays/s). Its cost, not explained: the 25 %
-  // split at 2^17-2^18 threads, 3.5 -> 2.2 G ops/s at 2^18. Letting a dequeue that found ⊤ answer
+  // split at 2^16-2^18 threads, 3.5 -> 2.2 G ops/s at 2^18. Letting a dequeue that found ⊤ answer
   // EMPTY without a ticket on its retries (bc216e1, run 367) did not win it back.
-  GQ_HD void catch_up(uint64_t i, const ErrorFlag& err) const {
+  GQ_HD void catchup(uint64_t i, const ErrorFlag& err) const {
     const uint64_t h = load<mo::seq_cst>(head());
     if (h > i + 1) advance(tail(), h - 1, err, kSiteYmcEnqueue);
   }
@@ -411,7 +411,7 @@ struct Ymc {
         cas<mo::seq_cst>(rec(tid, kEnqId), id, (uint64_t)-(int64_t)i);
         break;
       }
-      catch_up(i, err);
+      catchup(i, err);
       if (!spin.step(err, kSiteYmcEnqueue, i)) return;
     }
     // Commit where the request was claimed (by this thread or by a helping dequeuer).
@@ -437,7 +437,7 @@ struct Ymc {
         stat_end(stats, tid);
         return true;
       }
-      catch_up(i, err);
+      catchup(i, err);
     }
     if (!err.raised()) enq_slow(v, i, tid, err);
     store<mo::seq_cst>(rec(tid, kHz), kIdle);
