@@ -164,8 +164,8 @@ def check_history(h: History, capacity: int | None, timeout: float, tag: str,
 def unproved_histories(record, runs: int, capacities, mixes, seed: int) -> list[str]:
     """Record `runs` histories with `record(capacity, mix, pct, seed)`, cycling through
     capacities x mixes ((mix, pct) pairs) with seeds seed, seed + 1, ..., check each against the
-    FIFO of its capacity's unbounded kind (None) and return the text of every one not proved
-    linearizable: empty when all are."""
+    unbounded FIFO (for queues that never answer FULL, as YMC) and return the text of every one
+    not proved linearizable: empty when all are."""
     combos = itertools.cycle(itertools.product(capacities, mixes))
     bad = []
     for k in range(runs):
