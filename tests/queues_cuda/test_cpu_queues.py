@@ -3,7 +3,6 @@
 balanced, split and alternating mixes, each linearizable against the strict bounded FIFO; and
 exactly-once FIFO conformance on more than 1e6 tokens."""
 
-
 import pytest
 
 from queues_cuda import cpu_runtime

@@ -362,7 +362,8 @@ struct Ymc {
   // do: no cell gets a value from it. A skipped cell nobody filled is closed by its dequeue ticket's
   // holder, which finds Tail past it (verdict: ⊤, not EMPTY) and tries on, as behind a late
   // enqueuer. A value still goes only into a cell below Tail, and catchup raises Tail no higher
-  // than Head, so the pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own bound) are kept.
+  // than Head, so the pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own
+  // bound) are kept.
   // Measured (H100, runs 360, 365-366): Kron-21 BFS 64-80 -> 3.7 ms, no slow-path entry left; tile
   // renders steady (spheres100 2.5-8.1 -> 9.5-9.7 G rays/s). Its cost, not explained: the 25 %
   // split at 2^16-2^18 threads, 3.5 -> 2.2 G ops/s at 2^18. Letting a dequeue that found ⊤ answer
