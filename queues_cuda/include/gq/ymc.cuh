@@ -368,9 +368,20 @@ struct Ymc {
   // renders steady (spheres100 2.5-8.1 -> 9.5-9.7 G rays/s). Its cost, not explained: the 25 %
   // split at 2^16-2^18 threads, 3.5 -> 2.2 G ops/s at 2^18. Letting a dequeue that found ⊤ answer
   // EMPTY without a ticket on its retries (bc216e1, run 367) did not win it back.
+  //
+  // Once a warp: the lanes that call it together for the same queue (they drew consecutive tickets
+  // by one wave_faa and each found its cell closed) send one leader, which raises Tail when Head is
+  // past the group's lowest cell + 1, as the lane holding that cell would. Any one enqueuer's
+  // catchup is safe by the argument above, so one for the group is too; each lane doing its own
+  // had every lane of a warp load Head and CAS Tail from the same value (one CAS won, the rest
+  // failed on the queue's hottest line). The leader's branch ends the call: no collective follows
+  // it here (wave_faa.cuh says why that matters).
   GQ_HD void catchup(uint64_t i, const ErrorFlag& err) const {
+    const uint32_t lanes = peers(active_mask(), tail());
+    const uint64_t low = reduce_min(lanes, i);
+    if (lane_id() != first_lane(lanes)) return;
     const uint64_t h = load<mo::seq_cst>(head());
-    if (h > i + 1) advance(tail(), h - 1, err, kSiteYmcEnqueue);
+    if (h > low + 1) advance(tail(), h - 1, err, kSiteYmcEnqueue);
   }
 
   GQ_HD void enq_slow(uint32_t v, uint64_t id, uint32_t tid, const ErrorFlag& err) const {
