@@ -364,18 +364,18 @@ struct Ymc {
   // enqueuer. A value still goes only into a cell below Tail, and catchup raises Tail no higher
   // than Head, so the pool's bounds (reach, the ticket gate: min(Head, Tail), and Head's own
   // bound) are kept.
-  // Measured (H100, runs 360, 365-366): Kron-21 BFS 64-80 -> 3.7 ms, no slow-path entry left; tile
-  // renders steady (spheres100 2.5-8.1 -> 9.5-9.7 G rays/s). Its cost, not explained: the 25 %
-  // split at 2^16-2^18 threads, 3.5 -> 2.2 G ops/s at 2^18. Letting a dequeue that found ⊤ answer
-  // EMPTY without a ticket on its retries (bc216e1, run 367) did not win it back.
   //
   // Once a warp: the lanes that call it together for the same queue (they drew consecutive tickets
   // by one wave_faa and each found its cell closed) send one leader, which raises Tail when Head is
   // past the group's lowest cell + 1, as the lane holding that cell would. Any one enqueuer's
-  // catchup is safe by the argument above, so one for the group is too; each lane doing its own
-  // had every lane of a warp load Head and CAS Tail from the same value (one CAS won, the rest
-  // failed on the queue's hottest line). The leader's branch ends the call: no collective follows
+  // catchup is safe by the argument above, so one for the group is too. Each lane doing its own
+  // (a793291) had every lane of a warp CAS Tail from the same value, one winning and the rest
+  // failing on the queue's hottest line. The leader's branch ends the call: no collective follows
   // it here (wave_faa.cuh says why that matters).
+  // Measured (H100): Kron-21 BFS 64-80 -> 3.5 ms, no slow-path entry left; tile renders steady
+  // (spheres100 2.5-8.1 -> 9.5-9.9 G rays/s; runs 365-366, 369). Catchup a lane cost the 25 % split
+  // at 2^16-2^18 threads 8-37 % (run 366). In one call (run 368), that split at 2^17 threads: once a
+  // warp 3.36-3.39 G ops/s, a lane 2.36-2.37, no catchup at all 3.37-3.40.
   GQ_HD void catchup(uint64_t i, const ErrorFlag& err) const {
     const uint32_t lanes = peers(active_mask(), tail());
     const uint64_t low = reduce_min(lanes, i);
