@@ -2,8 +2,9 @@
 # for run 368 and for a first try of run 369 that got no machine). What each device call ran, in the
 # repository root. runs/ab368/{lane,none,slow} were `git archive 4bfe742` trees, `none` with
 # Ymc::catchup's body removed and `slow` without the fast path's call of it; `agg` was the root,
-# d28c99e. runs/ab368/bfs_time.py is 2026-12-06-run368-ymc-bfs-time.py here; runs/ab368/summary.py
-# printed 2026-12-06-h100-run368-ymc-catchup-ab.txt (its labels tidied after the run).
+# d28c99e. runs/ab368/bfs_time.py is 2026-12-06-run368-ymc-bfs-time.py here (tidied after the run:
+# the same computation); runs/ab368/summary.py printed 2026-12-06-h100-run368-ymc-catchup-ab.txt
+# (its labels tidied after the run).
 
 # run 368 (d28c99e), carry runs/ab368: runs/ab368/call1.sh
 set -u
