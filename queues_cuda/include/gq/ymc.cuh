@@ -375,7 +375,8 @@ struct Ymc {
   // Measured (H100): Kron-21 BFS 64-80 -> 3.5 ms, no slow-path entry left; tile renders steady
   // (spheres100 2.5-8.1 -> 9.5-9.9 G rays/s; runs 365-366, 369). Catchup a lane cost the 25 % split
   // at 2^16-2^18 threads 8-37 % (run 366). In one call (run 368), that split at 2^17 threads: once a
-  // warp 3.36-3.39 G ops/s, a lane 2.36-2.37, no catchup at all 3.37-3.40.
+  // warp 3.36-3.39 G ops/s, a lane 2.36-2.37, no catchup at all 3.37-3.40; at 2^18 with 0.5 s
+  // windows (run 370) once a warp 3.53-3.54, none 3.55-3.56.
   GQ_HD void catchup(uint64_t i, const ErrorFlag& err) const {
     const uint32_t lanes = peers(active_mask(), tail());
     const uint64_t low = reduce_min(lanes, i);

@@ -1,5 +1,5 @@
-# Runs 368-369 (2026-12-06, eighth session; an NVIDIA H100 80GB HBM3 each time, the H200 kind named
-# for run 368 and for a first try of run 369 that got no machine). What each device call ran, in the
+# Runs 368-370 (2026-12-06, eighth session; an NVIDIA H100 80GB HBM3 each time, the H200 kind named
+# for runs 368 and 370 and for a first try of each of runs 369 and 370 that got no machine). What each device call ran, in the
 # repository root. runs/ab368/{lane,none,slow} were `git archive 4bfe742` trees, `none` with
 # Ymc::catchup's body removed and `slow` without the fast path's call of it; `agg` was the root,
 # d28c99e. runs/ab368/bfs_time.py is 2026-12-06-run368-ymc-bfs-time.py here (tidied after the run:
@@ -65,3 +65,27 @@ GQ_COMMIT=$C GQ_DIRTY=0 GQ_BENCH_QUEUES=ymc GQ_RENDER_QUEUES=ymc GQ_RENDER_ACCEL
   GQ_STAGES="queue-bench render-tests render-bench" bash tools/gpu-suite.sh 2>&1 | grep -E "rc=|^ymc +(balanced|split) .*(65536|131072|262144) " | tail -30
 tar -xzf $OUT/0-suite.tgz -O render-bench-bvh.log 2>/dev/null | tail -8
 tar -xzf $OUT/0-suite.tgz -O render-tests.log 2>/dev/null | grep -E "passed|failed" | tail -2
+
+# run 370 (006fca5), the H200 kind named, an H100 came, so the script's second branch ran; carry
+# runs/ab368 and .whl: runs/ab368/call3.sh
+set -u
+C=006fca5
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $card"
+mkdir -p $OUT/x
+if echo "$card" | grep -q H200; then
+  GQ_COMMIT=$C GQ_DIRTY=0 GQ_BENCH_QUEUES=ymc GQ_RENDER_QUEUES=ymc GQ_RENDER_ACCELS=bvh \
+    GQ_STAGES="ymc queue-bench render-bench" bash tools/gpu-suite.sh 2>&1 | grep -E "rc=" | tail -8
+  tar -xzf $OUT/0-suite.tgz -O render-bench-bvh.log 2>/dev/null | tail -7
+  tar -xzf $OUT/0-suite.tgz -O queue-bench.log 2>/dev/null | grep -E "^ymc +(balanced|split) .* 262144 "
+  PYTHONPATH=$PWD timeout 100 python3 runs/ab368/bfs_time.py agg $OUT/x/bfs-agg.json 2>&1 | tail -4
+  PYTHONPATH=$PWD timeout 150 python3 -m gq bfs --generate kron --scale 21 --bench --json $OUT/x/bfs-kron21.json --chart /tmp/x.png 2>&1 | tail -8
+else
+  # An H100 came: settle run 368's 2^18 row of the 25 % split with 0.5 s windows, agg against none.
+  for r in agg none agg none; do
+    d=.; [ $r = none ] && d=runs/ab368/none
+    (cd $d && PYTHONPATH=$PWD GQ_CACHE_DIR=/tmp/gq-cache-$r timeout 60 python3 -m gq bench queues --queue ymc \
+      --kernel split --producers 25 --threads 2^18 --duration 0.5 --warmup 0.01 --runs 5 \
+      --json $OUT/x/qb-$r-$RANDOM.json --chart /tmp/x.png 2>&1 | grep -E "^ymc|stalled"; echo "qb $r rc=$?")
+  done
+fi
+tar -czf $OUT/call3.tgz -C $OUT x && rm -rf $OUT/x
