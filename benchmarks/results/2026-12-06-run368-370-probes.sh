@@ -1,7 +1,7 @@
 # Runs 368-370 (2026-12-06, eighth session; an NVIDIA H100 80GB HBM3 each time). The H200 kind was
 # named for runs 368 and 370 and an H100 came; a first try of run 369 and one of run 370 got no
-# machine. Four later calls for an H200 (runs/ab368/call4.sh twice, then
-# 2026-12-06-next-ymc-h200.sh twice): two got H100s and ran nothing, two got no machine. Run 371's one suite line is in its record. What each device call ran, in the
+# machine. Five later calls for an H200 (runs/ab368/call4.sh twice, then
+# 2026-12-06-next-ymc-h200.sh three times): three got H100s and ran nothing, two got no machine. Run 371's one suite line is in its record. What each device call ran, in the
 # repository root. runs/ab368/{lane,none,slow} were `git archive 4bfe742` trees, `none` with
 # Ymc::catchup's body removed and `slow` without the fast path's call of it; `agg` was the root,
 # d28c99e. runs/ab368/bfs_time.py is 2026-12-06-run368-ymc-bfs-time.py here (tidied after the run:
