@@ -71,9 +71,10 @@ POLITE_THREADS = [1 << k for k in range(12, 19)]
 POLITE_RUNS = 3  # 2 queues x 3 splits x 7 points x 3 runs x 50 ms = 6.3 s of windows
 # Run 341 (H200, every queue, short windows only) took 217 s in all; SFQ's and YMC's long windows
 # add about two and a half minutes (run 351: 247 s for those two queues alone, a point of five
-# 0.5 s runs and their drains). With its scan by segments (ec1b895) YMC stalls no whole point (a
-# run or two of five at some 2^17-2^18 split points, the drain): 32 s for its sweep and polite runs
-# in run 361.
+# 0.5 s runs and their drains). With its scan by segments (ec1b895) YMC's sweep stalled no whole
+# point in runs 361 and 369, but one to three runs of five at some 2^17-2^18 split points ran over
+# budget in the drain (run 369: three at 2^18 in the 25 % split): 32 s for its sweep and polite
+# runs in run 361.
 SWEEP_UNTIL_S = 300.0
 POLITE_UNTIL_S = 380.0
 COUNTERS_UNTIL_S = 420.0
