@@ -29,7 +29,8 @@ def test_tile_profile_build_compiles_for_sm90():
 @pytest.mark.parametrize("defines", [("RT_SCENE_SHARED=0",), ("RT_TILE_ONE_TRAVERSAL=0",), ("RT_QUEUE_OVERLAP=0",),
                                      ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"), ("RT_REQUEUE_RETRY=0",),
                                      ("RT_SEEDERS_PER_WARP=1",), ("RT_SEEDERS_PER_WARP=8",), ("RT_ROUND_BLOCKS=1",),
-                                     ("RT_ROUND_BLOCKS=4",), ("RT_ROUND_BLOCKS=16",), ("GQ_HOT_STRIDE_WORDS=16",)])
+                                     ("RT_ROUND_BLOCKS=4",), ("RT_ROUND_BLOCKS=12",), ("RT_ROUND_BLOCKS=16",),
+                                     ("GQ_HOT_STRIDE_WORDS=16",)])
 def test_tile_probe_builds_compile_for_sm90(defines):
     # tools/gpu_render_probe.py's tile-renderer rows (the scene from global memory, two specialised
     # traversals, the queue phase's variants, other seeder counts, the queues' hot words 128 bytes
