@@ -138,6 +138,26 @@ def test_queue_capacity_follows_the_kind():
     assert B.queue_capacity("sfq", 1) == 1
 
 
+@pytest.mark.parametrize("capacity, refused", [(3, True), (5, False)])
+def test_sfq_one_lap_view_refuses_a_second_lap(capacity, refused):
+    # The queue BFS drives SFQ through its one-lap view (gq/sfq.cuh: SfqView<true>), which has no
+    # wrap to work out because each vertex goes into a queue once a run and the host makes the
+    # queues hold every vertex. Given less (a 10-vertex path puts 5 vertices into each of its two
+    # queues), a ticket past lap 0 must be refused and the run end with the frontier's capacity
+    # error, never a slot used twice. With 5 slots each queue's last ticket is 4: no error.
+    indptr, indices, n = B.as_csr(path(10))
+    lib = B._library(QUEUES["sfq"].kind_id)
+    depth, parent = np.empty(n, np.int32), np.empty(n, np.int32)
+    stats, err = np.zeros(3, np.uint64), np.zeros(4, np.uint32)
+    ptr = lambda a: a.ctypes.data  # noqa: E731
+    code = lib.bfs_cpu_queue(ptr(indptr), ptr(indices), n, 0, 4, capacity, ptr(depth), ptr(parent), ptr(stats),
+                             ptr(err))
+    if refused:
+        assert (code, int(err[1])) == (3, B.SITE_FRONTIER)  # kCapacity at kSiteFrontier
+    else:
+        assert code == 0 and np.array_equal(depth, np.arange(10))
+
+
 def test_reference_depth_on_a_path():
     assert np.array_equal(B.reference_depth(*B.as_csr(path(6)), 2), [-1, -1, 0, 1, 2, 3])
 

@@ -28,7 +28,9 @@
 // the element still came 1.02 us after the barrier; the cause is open (benchmarks/results/README.md,
 // runs 299-306). The enqueues of the next frontier read no turn: a
 // vertex is enqueued once, and the host makes each queue's capacity the vertex count, so no
-// enqueue ticket leaves lap 0 (Sfq::put); they go in a visit_edges batch at a time, several a lane
+// ticket leaves lap 0 (Sfq::put), and the levels use SFQ's one-lap view (SfqView<true>: no
+// division and no later lap's wait compiled in; a ticket past lap 0 would raise kCapacity). They
+// go in a visit_edges batch at a time, several a lane
 // (BatchEmit, below). SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers
 // would take one at a time (over its 1 s budget on every graph, run 226); its blocking tickets
 // come a warp at a time (H200, run 234: road-24M 86 ms and Kron-21 1.98 ms, G-LFQ's 199 and
@@ -272,8 +274,9 @@ template <class Q>
 GQ_HD inline void bfs_queue_run(const Grid& grid, const BfsGraph& g, uint32_t source, const BfsState& s,
                                 LevelPair<Q> q) {
   if constexpr (gq::has_blocking<Q>::value) {
-    if (grid.leader()) q.even.enqueue(source, grid.rank(), grid.err);
-    bfs_queue_blocking_levels(grid, g, s, q);
+    const LevelPair<decltype(q.even.one_lap())> one{q.even.one_lap(), q.odd.one_lap()};
+    if (grid.leader()) one.even.enqueue(source, grid.rank(), grid.err);
+    bfs_queue_blocking_levels(grid, g, s, one);
   } else {
     if (grid.leader() && q.even.try_enqueue(source, grid.rank(), grid.err))
       gq::store<gq::mo::relaxed>(grid.ctl + kBfsFrontier0, 1u);
