@@ -31,8 +31,7 @@ namespace gq {
 // that no slot is used twice (the queue BFS: its queues hold n = the vertex count, and each vertex
 // goes in once a run, sssp/bfs_queue.h). Such a view has no wrap to work out and no later lap's
 // turn to wait for, so its slot and lap take no 64-bit division and its operations no wait loop
-// for a turn of lap 1 or later, and its dequeues no hand-back (no enqueuer of a later lap waits
-// for one). A ticket past lap 0 (the caller's promise broken) is refused, never
+// for a turn of lap 1 or later. A ticket past lap 0 (the caller's promise broken) is refused, never
 // wrapped: an enqueue returns false with nothing written and the flag as it was, for the caller
 // to raise what it knows (the BFS: its frontier's capacity), and a dequeue raises kCapacity,
 // since what it would wait for was refused. Why a view of its own: the BFS kernel with
@@ -147,9 +146,7 @@ struct SfqView {
       if (!spin.step(err, kSiteSfqDequeueTurn, t)) return false;
 #endif
     *out = (uint32_t)w;
-    // The hand-back readies the slot for its enqueuer of the next lap; a one-lap view has none,
-    // so its take leaves the slot as it found it (until the queue's reset).
-    if (!kOneLap) store<mo::relaxed>(slot(t), (uint64_t)(want + 1u) << 32);
+    store<mo::relaxed>(slot(t), (uint64_t)(want + 1u) << 32);
     return true;
   }
 
