@@ -149,9 +149,8 @@ def test_sfq_one_lap_view_refuses_a_second_lap(capacity, refused):
     lib = B._library(QUEUES["sfq"].kind_id)
     depth, parent = np.empty(n, np.int32), np.empty(n, np.int32)
     stats, err = np.zeros(3, np.uint64), np.zeros(4, np.uint32)
-    ptr = lambda a: a.ctypes.data  # noqa: E731
-    code = lib.bfs_cpu_queue(ptr(indptr), ptr(indices), n, 0, 4, capacity, ptr(depth), ptr(parent), ptr(stats),
-                             ptr(err))
+    code = lib.bfs_cpu_queue(indptr.ctypes.data, indices.ctypes.data, n, 0, 4, capacity, depth.ctypes.data,
+                             parent.ctypes.data, stats.ctypes.data, err.ctypes.data)
     if refused:
         assert (code, int(err[1])) == (3, B.SITE_FRONTIER)  # kCapacity at kSiteFrontier
     else:
