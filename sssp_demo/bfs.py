@@ -179,8 +179,10 @@ def default_threads() -> int:
     return max(1, min(8, os.cpu_count() or 1))
 
 
-def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "glfq", threads: int | None = None):
-    """The grid forms on `threads` std::threads: (depth int32, parent int32, stats dict)."""
+def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "glfq", threads: int | None = None,
+            capacity: int | None = None):
+    """The grid forms on `threads` std::threads: (depth int32, parent int32, stats dict). `capacity`:
+    the frontier queues' slots, queue_capacity's unless given (a test gives fewer)."""
     queue = queue or "glfq"
     threads = default_threads() if threads is None else int(threads)
     if not 1 <= threads <= 1024:
@@ -194,7 +196,7 @@ def run_cpu(indptr, indices, n: int, source: int, algorithm: str, queue: str = "
     ptr = lambda a: a.ctypes.data  # noqa: E731
     name = queue if algorithm == "queue" else COMPACTION_KIND
     lib = _library(QUEUES[name].kind_id)
-    capacity = queue_capacity(queue, n)
+    capacity = queue_capacity(queue, n) if capacity is None else int(capacity)
     if algorithm == "queue":
         lib.bfs_cpu_queue(ptr(indptr), ptr(indices), n, source, threads, capacity, ptr(depth), ptr(parent), ptr(out),
                           ptr(err))
