@@ -3,8 +3,18 @@
 // in every build). Each run is ONE persistent kernel launched with no more blocks than are
 // resident (sssp_demo/bfs.py asks the occupancy API), its levels separated by the software grid
 // barrier of sssp/grid.h. Kernels take plain scalars and pointers so CuPy can launch them.
+//
+// The two BFS kernels carry __launch_bounds__(256, kBfsMinBlocks): blocks of BLOCK = 256 threads,
+// and at least the 2 blocks an SM that sssp_demo/bfs.py asks for on a dense graph, so a thread may
+// have 128 registers. With (256) alone ptxas held them to fewer and spilled (sm_90, NVRTC 13.0.88,
+// ptxas -v): G-LFQ's bfs_queue 64 registers and 464 B of spill stores, 920 B of spill loads; G-WFQ's
+// 128 and 130 / 256 B; SFQ's 64 and 40 / 28 B; compaction 48 and 20 / 20 B. With the bound: G-LFQ
+// 118, SFQ 72, YMC 116 and compaction 64 registers with no spills, G-WFQ 128 with 56 / 64 B.
+// (256, 1) would let G-WFQ's have 154 and none, but then only one of its blocks fits an SM.
 #define GQ_ATOMICS_GLOBAL 1  // every atomic here is on global memory (gq/arch.cuh)
 #include <sssp/bfs_compaction.h>
+
+constexpr int kBfsMinBlocks = 2;
 
 // A build for no queue kind (GQ_QUEUE_KIND=0, as the compile check of every sssp kernel asks for)
 // holds the compaction baseline alone.
@@ -15,7 +25,7 @@ extern "C" __global__ void bfs_queue_words(uint64_t capacity, uint64_t threads, 
   if (blockIdx.x == 0 && threadIdx.x == 0) *out = gq::Queue::words(capacity, threads);
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, kBfsMinBlocks)
     bfs_queue(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
               uint32_t* parent, uint64_t* chunks, uint32_t chunk_cap, uint64_t* stats, uint32_t* ctl, uint64_t* q0,
               uint64_t* q1, uint64_t capacity, uint64_t budget_ns, uint32_t* err_words) {
@@ -51,7 +61,7 @@ extern "C" __global__ void bfs_reset(uint32_t* depth, uint32_t* parent, uint32_t
   for (uint64_t i = first; i < ctl_words; i += step) ctl[i] = 0;
 }
 
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(256, kBfsMinBlocks)
     bfs_compaction(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
                    uint32_t* parent, uint64_t* chunks, uint32_t chunk_cap, uint64_t* stats, uint32_t* ctl,
                    uint32_t* f0, uint32_t* f1, uint64_t budget_ns, uint32_t* err_words) {
