@@ -31,6 +31,13 @@ def test_ymc_forced_slow_path_build_compiles_for_sm90():
     assert size > 1000, f"{compiler} produced a {size}-byte cubin"
 
 
+def test_sfq_one_lap_build_compiles_for_sm90():
+    """The build of SFQ's one-lap view as the kind's queue (GQ_SFQ_ONE_LAP), which
+    tests/queues_cuda/test_gpu_queues.py checks."""
+    compiler, size = compile_sm90(QUEUES["sfq"].kind_id, ("GQ_SFQ_ONE_LAP=1",))
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin"
+
+
 @pytest.mark.parametrize("stress", ["GQ_STRESS_BLIND_CLAIM", "GQ_STRESS_LEADER_FENCE"])
 def test_ring_stress_builds_compile_for_sm90(stress):
     """The benchmark builds of tests/queues_cuda/test_ring_stress_gpu.py."""

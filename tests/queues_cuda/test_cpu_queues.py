@@ -48,6 +48,29 @@ def test_sfq_non_waiting_fifo(roles, capacity):
     assert report.tokens == 200_000 and report.ok, report
 
 
+
+@pytest.mark.parametrize("roles", ["split", "balanced"])
+def test_sfq_one_lap_view(roles):
+    """SFQ's one-lap view (gq/sfq.cuh: SfqView<true>, the queue BFS's, its turn folded into 32-bit
+    cells), built as the kind's queue by the GQ_SFQ_ONE_LAP hook, on capacities no run fills twice:
+    its histories are linearizable, and every token of a FIFO run arrives once, in per-producer
+    order, through the blocking interface (a split run's odd producers in batches, enqueue_batch;
+    its consumers through try_dequeue)."""
+    from queues_cuda.cpu_runtime import run_fifo
+    from queues_cuda.fifo_conformance import check_tokens
+
+    one_lap = ("GQ_SFQ_ONE_LAP=1",)
+    r = run_check(CheckConfig(queue="sfq", backend="cpu", capacities=(1024,), threads=64, ops=8, histories=100,
+                              fifo_tokens=0, seed=13 if roles == "split" else 17, hooks=one_lap))
+    assert r.histories == 100 and r.ok, r.counterexample or r.kernel_error
+    producers = 32 if roles == "split" else 64
+    per_producer = 200_000 // producers
+    total = producers * per_producer
+    out, consumers, logged = run_fifo(QUEUES["sfq"], total, 64, roles, producers, per_producer, True, one_lap)
+    report = check_tokens(out, consumers, logged, producers, per_producer)
+    assert report.tokens == total and report.ok, report
+
+
 WAIT_FREE = [q for q, kind in QUEUES.items() if kind.wait_free]
 
 

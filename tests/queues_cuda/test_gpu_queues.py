@@ -52,15 +52,18 @@ def record(section: str, row: dict) -> None:
                                    indent=2) + "\n")
 
 
-def fifo_runs(name: str, kind, runs, blocking: bool) -> int:
+def fifo_runs(name: str, kind, runs, blocking: bool, defines: tuple[str, ...] = ()) -> int:
     """Each (threads, roles, capacity, tokens) run of `runs` (half the threads producers in a split
-    run, all in a balanced one), its tokens checked and recorded; the tokens delivered in all."""
+    run, all in a balanced one; capacity None: every token's), its tokens checked and recorded; the
+    tokens delivered in all."""
     total = 0
     for threads, roles, capacity, tokens in runs:
         producers = threads // 2 if roles == "split" else threads
         per_producer = -(-tokens // producers)
+        capacity = capacity or producers * per_producer
         started = time.perf_counter()
-        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer, blocking)
+        out, consumers, logged = cuda_runtime.run_fifo(kind, capacity, threads, roles, producers, per_producer, blocking,
+                                                       defines)
         seconds = time.perf_counter() - started
         report = check_tokens(out, consumers, logged, producers, per_producer)
         record("fifo", {"queue": name, "threads": threads, "roles": roles, "capacity": capacity,
@@ -93,6 +96,27 @@ def test_histories_linearizable(queue):
 def test_fifo_conformance(queue):
     kind = QUEUES[queue]
     assert fifo_runs(queue, kind, FIFO_RUNS, kind.has_blocking) >= 100_000_000
+
+
+ONE_LAP = ("GQ_SFQ_ONE_LAP=1",)
+# FIFO runs of SFQ's one-lap view: a capacity of every token, so that no ticket leaves lap 0.
+ONE_LAP_FIFO_RUNS = ((2**12, "split", None, 4_000_000), (2**16, "split", None, 8_000_000),
+                     (2**16, "balanced", None, 8_000_000))
+
+
+def test_sfq_one_lap_view():
+    """SFQ's one-lap view (gq/sfq.cuh: SfqView<true>, the queue BFS's, its turn folded into 32-bit
+    cells), built as the kind's queue by the GQ_SFQ_ONE_LAP hook: the histories of
+    test_histories_linearizable on a capacity no history fills twice, and FIFO runs through the
+    blocking interface (a split run's odd producers in batches, its consumers through try_dequeue)."""
+    for threads, ops, n in HISTORY_RUNS:
+        r = run_check(CheckConfig(queue="sfq", backend="cuda", capacities=(4096,), threads=threads, ops=ops,
+                                  histories=n, fifo_tokens=0, seed=threads + 1, timeout=60, hooks=ONE_LAP))
+        record("histories", {"queue": "sfq one-lap", "threads": threads, "ops_per_thread": ops,
+                             "histories": r.histories, "operations": r.operations, "linearizable": r.linearizable,
+                             "not_linearizable": r.not_linearizable, "unknown": r.unknown, "capacities": [4096]})
+        assert r.histories == n and r.ok, r.counterexample or r.kernel_error
+    assert fifo_runs("sfq one-lap", QUEUES["sfq"], ONE_LAP_FIFO_RUNS, True, ONE_LAP) >= 20_000_000
 
 
 @pytest.mark.parametrize("queue", list(QUEUES))

@@ -19,7 +19,12 @@
 namespace gq { using Queue = Glfq; }
 #elif GQ_QUEUE_KIND == 2
 #include "sfq.cuh"
-namespace gq { using Queue = Sfq; }
+// GQ_SFQ_ONE_LAP (a test hook): the build's SFQ is its one-lap view, the one the queue BFS drives
+// (sfq.cuh), so that the checkers run on it too, with capacities no run fills twice.
+#ifndef GQ_SFQ_ONE_LAP
+#define GQ_SFQ_ONE_LAP 0
+#endif
+namespace gq { using Queue = SfqView<GQ_SFQ_ONE_LAP != 0>; }
 #elif GQ_QUEUE_KIND == 3
 #include "gwfq.cuh"
 namespace gq { using Queue = Gwfq; }
