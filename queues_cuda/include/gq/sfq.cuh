@@ -39,14 +39,15 @@ namespace gq {
 // was 4,424 SASS instructions, 2,536 with this view, compaction's 2,008 (sm_90, NVRTC 13.0.88).
 //
 // On lap 0 a slot's turn has two values, 0 (its enqueuer has not written) and 1 (its value is
-// there), so the one-lap view folds the turn into the value: its slots are 32-bit cells, the first
-// n of the 32-bit halves of the same slot words, each 0 until its enqueuer stores value + 1. A
+// there), so the one-lap view folds the turn into the value: its slots are n 32-bit cells laid
+// over the first half of the same slot words, each 0 until its enqueuer stores value + 1. A
 // value of 2^32 - 1 has no such code and is refused as a ticket past lap 0 is (the BFS's vertices
 // are below n < 2^32 - 1). Why: a warp's 32 consecutive 8-byte slot words are two lines where a
 // 4-byte frontier entry makes one, and run 337 (an H100) put that width at 0.58 ms of road-2M's
 // 12.0 and 1.9 ms of road-24M's 49.7 (compaction's protocol over 64-bit words against 32-bit).
 // A queue the host zeroes (initial_word) is empty in either view; between two resets it is used
 // through one view or the other, never both (one_lap()).
+
 // The one value a one-lap view cannot hold (its cell code would be 0, an empty cell's).
 enum : uint32_t { kSfqNoValue = 0xFFFFFFFFu };
 
