@@ -10,7 +10,7 @@ export GQ_COMMIT=$C GQ_DIRTY=0
 nvidia-smi --query-gpu=name --format=csv,noheader
 R=$PWD; P=$R/benchmarks/results/2026-12-06-run376-bfs-time.py
 rm -rf /tmp/t && mkdir -p /tmp/t/w64 "$OUT/x"
-cp -r queues_cuda sssp_demo pyproject.toml /tmp/t/w64/
+cp -r queues_cuda sssp_demo gq raytrace pyproject.toml /tmp/t/w64/
 (cd /tmp/t/w64 && patch -s -R -p1 < "$R/benchmarks/results/2026-12-06-run377-one-lap-cells.patch")
 pack() { tar -czf "$OUT/run377.tgz" -C "$OUT" x; }
 t0=$(date +%s)
