@@ -51,11 +51,11 @@ def test_sfq_non_waiting_fifo(roles, capacity):
 
 @pytest.mark.parametrize("roles", ["split", "balanced"])
 def test_sfq_one_lap_view(roles):
-    """SFQ's one-lap view (gq/sfq.cuh: SfqView<true>, the queue BFS's, its turn folded into 32-bit
-    cells), built as the kind's queue by the GQ_SFQ_ONE_LAP hook, on capacities no run fills twice:
-    its histories are linearizable, and every token of a FIFO run arrives once, in per-producer
-    order, through the blocking interface (a split run's odd producers in batches, enqueue_batch;
-    its consumers through try_dequeue)."""
+    """SFQ's one-lap view (gq/sfq.cuh: SfqView<true>, the one the queue BFS drives), built as the
+    kind's queue by the GQ_SFQ_ONE_LAP hook, on capacities no run fills twice: its histories are
+    linearizable, and every token of a FIFO run arrives once, in per-producer order, through the
+    blocking interface (a split run's odd producers in batches, enqueue_batch; its consumers
+    through try_dequeue)."""
     from queues_cuda.cpu_runtime import run_fifo
     from queues_cuda.fifo_conformance import check_tokens
 

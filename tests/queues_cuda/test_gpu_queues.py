@@ -105,10 +105,10 @@ ONE_LAP_FIFO_RUNS = ((2**12, "split", None, 4_000_000), (2**16, "split", None, 8
 
 
 def test_sfq_one_lap_view():
-    """SFQ's one-lap view (gq/sfq.cuh: SfqView<true>, the queue BFS's, its turn folded into 32-bit
-    cells), built as the kind's queue by the GQ_SFQ_ONE_LAP hook: the histories of
-    test_histories_linearizable on a capacity no history fills twice, and FIFO runs through the
-    blocking interface (a split run's odd producers in batches, its consumers through try_dequeue)."""
+    """SFQ's one-lap view (gq/sfq.cuh: SfqView<true>, the one the queue BFS drives), built as the
+    kind's queue by the GQ_SFQ_ONE_LAP hook: the histories of test_histories_linearizable on a
+    capacity no history fills twice, and FIFO runs through the blocking interface (a split run's
+    odd producers in batches, its consumers through try_dequeue)."""
     for threads, ops, n in HISTORY_RUNS:
         r = run_check(CheckConfig(queue="sfq", backend="cuda", capacities=(4096,), threads=threads, ops=ops,
                                   histories=n, fifo_tokens=0, seed=threads + 1, timeout=60, hooks=ONE_LAP))

@@ -37,20 +37,7 @@ namespace gq {
 // since what it would wait for was refused. Why a view of its own: the BFS kernel with
 // the general view carried those paths inlined at every slot access: its SFQ build's bfs_queue
 // was 4,424 SASS instructions, 2,536 with this view, compaction's 2,008 (sm_90, NVRTC 13.0.88).
-//
-// On lap 0 a slot's turn has two values, 0 (its enqueuer has not written) and 1 (its value is
-// there), so the one-lap view folds the turn into the value: its slots are n 32-bit cells laid
-// over the first half of the same slot words, each 0 until its enqueuer stores value + 1. A
-// value of 2^32 - 1 has no such code and is refused as a ticket past lap 0 is (the BFS's vertices
-// are below n < 2^32 - 1). Why: a warp's 32 consecutive 8-byte slot words are two lines where a
-// 4-byte frontier entry makes one, and run 337 (an H100) put that width at 0.58 ms of road-2M's
-// 12.0 and 1.9 ms of road-24M's 49.7 (compaction's protocol over 64-bit words against 32-bit).
-// A queue the host zeroes (initial_word) is empty in either view; between two resets it is used
-// through one view or the other, never both (one_lap()).
-
-// The one value a one-lap view cannot hold (its cell code would be 0, an empty cell's).
-enum : uint32_t { kSfqNoValue = 0xFFFFFFFFu };
-
+// The layout is the same, so either view works on the same words (one_lap()).
 template <bool kOneLap>
 struct SfqView {
   static constexpr const char* kName = "sfq";
@@ -100,8 +87,6 @@ struct SfqView {
   }
 
   GQ_HD uint64_t* slot(uint64_t t) const { return base + kSlots + index_of(t); }
-  // The one-lap view's cell of ticket t < n: 0, or the value + 1 once its enqueuer has stored it.
-  GQ_HD uint32_t* cell(uint64_t t) const { return reinterpret_cast<uint32_t*>(base + kSlots) + t; }
   GQ_HD static uint32_t turn_of(uint64_t w) { return (uint32_t)(w >> 32); }
 
   // Slot hand-over for an already claimed ticket: wait for the turn, then write or read.
@@ -132,13 +117,9 @@ struct SfqView {
   // between them is a release and an acquire for every thread).
   template <mo Publish = mo::release>
   GQ_HD bool put(uint64_t t, uint32_t v, const ErrorFlag& err) const {
-    if constexpr (kOneLap) {
-      if (t >= n || v == kSfqNoValue) return false;  // refused (kOneLap)
-      store<Publish>(cell(t), v + 1u);
-      return true;
-    }
+    if (kOneLap && t >= n) return false;  // refused (kOneLap)
     const uint32_t want = 2u * lap(t);
-    if (t >= n && !kEveryLapFresh) {
+    if (!kOneLap && t >= n && !kEveryLapFresh) {
       Spin spin;
       while (turn_of(load<mo::relaxed>(slot(t))) != want)
         if (!spin.step(err, kSiteSfqEnqueueTurn, t)) return false;
@@ -149,19 +130,9 @@ struct SfqView {
   template <mo Publish = mo::release>
   GQ_HD bool take(uint64_t t, uint32_t* out, const ErrorFlag& err) const {
     constexpr mo kRead = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
-    if constexpr (kOneLap) {
-      if (t >= n) {  // its element was refused (kOneLap)
-        err.raise(kCapacity, kSiteSfqDequeueTurn, t);
-        return false;
-      }
-      // The wait for turn 1 is the wait for a nonzero cell. No hand-back: no enqueuer of a later
-      // lap waits for one, and the cell keeps its code until the queue's reset.
-      Spin spin;
-      uint32_t c;
-      while ((c = load<kRead>(cell(t))) == 0u)
-        if (!spin.step(err, kSiteSfqDequeueTurn, t)) return false;
-      *out = c - 1u;
-      return true;
+    if (kOneLap && t >= n) {  // its element was refused (kOneLap)
+      err.raise(kCapacity, kSiteSfqDequeueTurn, t);
+      return false;
     }
     const uint32_t want = 2u * lap(t) + 1u;
     Spin spin;
@@ -205,17 +176,6 @@ struct SfqView {
     constexpr mo kTicket = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
     uint32_t count = 0;
     for (uint32_t j = 0; j < K; ++j) count += use[j] ? 1u : 0u;
-    if constexpr (kOneLap) {
-      bool coded = true;  // every value has a cell code
-      for (uint32_t j = 0; j < K; ++j) coded = coded && !(use[j] && v[j] == kSfqNoValue);
-      if (!coded) return false;  // refused (kOneLap); no ticket drawn
-      const uint64_t first = wave_faa_n<kTicket, K>(tail(), count);
-      if (first + count > n) return false;  // refused (kOneLap); tickets drawn, none written
-      fence<Publish>();  // as below
-      for (uint32_t j = 0, i = 0; j < K; ++j)
-        if (use[j]) store<mo::relaxed>(cell(first + i++), v[j] + 1u);
-      return true;
-    }
     const uint64_t first = wave_faa_n<kTicket, K>(tail(), count);
     // Ticket first + i is slot (first % n) + i, wrapped, of lap first / n plus the wraps: at most
     // one 64-bit division for the batch (a lane's tickets may wrap more than once when n < K).
@@ -226,14 +186,15 @@ struct SfqView {
     bool ready = true;
     // The batch's last ticket on lap 0: no turn to read (the test is the whole lane's, so the
     // loop below compiles once without loads).
-    const bool fresh = first + count <= n || kEveryLapFresh;
+    if (kOneLap && first + count > n) return false;  // refused (kOneLap); tickets drawn, none written
+    const bool fresh = kOneLap || first + count <= n || kEveryLapFresh;
     for (uint32_t j = 0; j < K; ++j) {
       at[j] = s;
       lap_of[j] = lp;
       if (use[j]) {
         // The load first, so that every one of them is issued whatever the others found.
         if (!fresh) ready = turn_of(load<mo::relaxed>(base + kSlots + s)) == 2u * lp && ready;
-        if (++s == n) {
+        if (++s == n && !kOneLap) {
           s = 0;
           ++lp;
         }

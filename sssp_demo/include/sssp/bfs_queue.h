@@ -29,8 +29,7 @@
 // runs 299-306). The enqueues of the next frontier read no turn: a
 // vertex is enqueued once, and the host makes each queue's capacity the vertex count, so no
 // ticket leaves lap 0 (Sfq::put), and the levels use SFQ's one-lap view (SfqView<true>: no
-// division and no later lap's wait compiled in, 32-bit cells where SFQ's slots are 64-bit words;
-// a ticket past lap 0 would raise kCapacity). They
+// division and no later lap's wait compiled in; a ticket past lap 0 would raise kCapacity). They
 // go in a visit_edges batch at a time, several a lane
 // (BatchEmit, below). SFQ's non-waiting claim is a CAS loop on Head, which a level's dequeuers
 // would take one at a time (over its 1 s budget on every graph, run 226); its blocking tickets
