@@ -48,7 +48,6 @@ def test_sfq_non_waiting_fifo(roles, capacity):
     assert report.tokens == 200_000 and report.ok, report
 
 
-
 @pytest.mark.parametrize("roles", ["split", "balanced"])
 def test_sfq_one_lap_view(roles):
     """SFQ's one-lap view (gq/sfq.cuh: SfqView<true>, the one the queue BFS drives), built as the
