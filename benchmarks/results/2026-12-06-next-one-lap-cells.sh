@@ -13,6 +13,7 @@
 # the patch. Builds beside the graphs' generation; the BFS GPU tests on cells; the one-lap view's
 # GPU check (test_gpu_queues.py -k one_lap, new in this session, never run on a GPU) on head and
 # on cells; SFQ's queue BFS and compaction in rounds head-cells-cells-head (…-run376-bfs-time.py).
+# The eleventh session put the A/B before the tests: with little device time left, the decision first.
 # $OUT/next-one-lap-cells.tgz is rewritten after every step. About 4 minutes warm, any card.
 # device run, from the repository root: GQ_COMMIT=<sha> bash benchmarks/results/2026-12-06-next-one-lap-cells.sh
 set -u
@@ -31,6 +32,13 @@ for q in sfq glfq gwfq ymc; do ( cd $X && QUEUES=$q PYTHONPATH=$X python3 "$P" b
 ( QUEUES=sfq PYTHONPATH=$R python3 "$P" build > "$OUT/x/build-head-sfq.log" 2>&1 ) &
 wait $(jobs -p | grep -v "^$gen$")
 echo "builds: $(( $(date +%s) - t0 )) s"
+wait; echo "graphs: $(( $(date +%s) - t0 )) s"
+for tree in head cells cells head; do
+  T=$R; [ $tree = cells ] && T=$X
+  QUEUES=sfq PYTHONPATH=$T timeout 60 python3 "$P" time "$T" $tree /tmp/g "$OUT/x/ab.jsonl" 2>&1 | grep -v -i warn | tail -2
+  pack
+done
+python3 benchmarks/results/2026-12-06-run376-summary.py "$OUT/x/ab.jsonl" | tee "$OUT/x/summary.txt"; pack
 (cd $X && PYTHONPATH=$X timeout 120 python3 -m pytest -q -m gpu -p no:cacheprovider tests/sssp_demo/test_bfs_gpu.py 2>&1 | tail -1 | tee "$OUT/x/bfs-tests-cells.log")
 for tree in cells head; do
   T=$R; [ $tree = cells ] && T=$X
@@ -38,10 +46,3 @@ for tree in cells head; do
     tests/queues_cuda/test_gpu_queues.py -k one_lap 2>&1 | grep -E "^\[|passed|failed|Error" | cut -c1-300 > "$OUT/x/one-lap-tests-$tree.log")
   echo "one-lap view's GPU check, $tree: $(tail -1 "$OUT/x/one-lap-tests-$tree.log")"; pack
 done
-wait; echo "tests and graphs: $(( $(date +%s) - t0 )) s"
-for tree in head cells cells head; do
-  T=$R; [ $tree = cells ] && T=$X
-  QUEUES=sfq PYTHONPATH=$T timeout 60 python3 "$P" time "$T" $tree /tmp/g "$OUT/x/ab.jsonl" 2>&1 | grep -v -i warn | tail -2
-  pack
-done
-python3 benchmarks/results/2026-12-06-run376-summary.py "$OUT/x/ab.jsonl" | tee "$OUT/x/summary.txt"; pack
