@@ -10,10 +10,10 @@
 # histories and FIFO runs pass, and fail with the +1 code dropped or the take's wait dropped;
 # tests/sssp_demo/test_bfs.py passes). Every module but SFQ's BFS compiles to the same PTX.
 # Trees: head = the commit given (the one-lap view on SFQ's 64-bit slot words); cells = head with
-# the patch. Builds beside the graphs' generation; the BFS GPU tests on cells; the one-lap view's
-# GPU check (test_gpu_queues.py -k one_lap, new in this session, never run on a GPU) on head and
-# on cells; SFQ's queue BFS and compaction in rounds head-cells-cells-head (…-run376-bfs-time.py).
-# The eleventh session put the A/B before the tests: with little device time left, the decision first.
+# the patch. Builds beside the graphs' generation; SFQ's queue BFS and compaction in rounds
+# head-cells-cells-head (…-run376-bfs-time.py); then the BFS GPU tests on cells and the one-lap
+# view's GPU check (test_gpu_queues.py -k one_lap, new in this session, never run on a GPU) on
+# cells and on head. The A/B comes first (the eleventh session's order) so a short call decides.
 # $OUT/next-one-lap-cells.tgz is rewritten after every step. About 4 minutes warm, any card.
 # device run, from the repository root: GQ_COMMIT=<sha> bash benchmarks/results/2026-12-06-next-one-lap-cells.sh
 set -u
