@@ -7,12 +7,13 @@
 # none. BatchEmit calls it after a kFullWarp ballot, so the warp is whole and every lane's word is
 # the same queue's Tail: the grouping answers nothing there.
 # Trees (copies of the working tree with a macro, the SFQ build of bfs.cu only):
-#   head = the commit given;  am = wave_faa_n's mask the active mask (its MATCH.ANY.U64 gone);
-#   fw = the mask the constant full warp (every MATCH and REDUX of the level gone).
+#   head = the commit given;  fw = wave_faa_n's mask the constant full warp (every MATCH and
+#   REDUX of the level gone). (am, the active mask, drops only the MATCH.ANY.U64; built, not timed,
+#   for want of device time.)
 # Predicted: a few tenths of a microsecond a level at most; road-2M's gap to compaction is about
 # 1.1 us a level (2,251 levels), so up to a few per cent on the road graphs, nothing on Kron-21.
-# SFQ's queue BFS and compaction in rounds head-am-fw-fw-am-head (run 376's probe), then the BFS
-# GPU tests on fw and am. $OUT/wave-n.tgz is rewritten after every step. About 3 minutes warm.
+# SFQ's queue BFS and compaction in rounds head-fw-fw-head (run 376's probe), then the BFS GPU
+# tests on fw. $OUT/wave-n.tgz is rewritten after every step. About 2 minutes warm.
 # device run, from the repository root: GQ_COMMIT=<sha> bash benchmarks/results/2026-12-07-next-wave-n-whole-warp.sh
 set -u
 C=${GQ_COMMIT:?say the commit: GQ_COMMIT=<sha>}
@@ -43,18 +44,18 @@ done
 t0=$(date +%s)
 ( PYTHONPATH=$R python3 benchmarks/results/2026-12-02-h200-run289-bfs-time.py gen /tmp/g > "$OUT/x/gen.log" 2>&1 ) &
 gen=$!
-for v in am fw; do ( cd /tmp/t/$v && QUEUES=sfq PYTHONPATH=/tmp/t/$v python3 "$P" build > "$OUT/x/build-$v.log" 2>&1 ) & done
+for v in fw; do ( cd /tmp/t/$v && QUEUES=sfq PYTHONPATH=/tmp/t/$v python3 "$P" build > "$OUT/x/build-$v.log" 2>&1 ) & done
 ( QUEUES=sfq PYTHONPATH=$R python3 "$P" build > "$OUT/x/build-head.log" 2>&1 ) &
 wait $(jobs -p | grep -v "^$gen$")
 echo "builds: $(( $(date +%s) - t0 )) s"
 wait; echo "graphs: $(( $(date +%s) - t0 )) s"
-for tree in head am fw fw am head; do
+for tree in head fw fw head; do
   T=$R; [ $tree != head ] && T=/tmp/t/$tree
   QUEUES=sfq PYTHONPATH=$T timeout 60 python3 "$P" time "$T" $tree /tmp/g "$OUT/x/ab.jsonl" 2>&1 | grep -v -i warn | tail -2
   pack
 done
 python3 benchmarks/results/2026-12-06-run376-summary.py "$OUT/x/ab.jsonl" | tee "$OUT/x/summary.txt"; pack
-for v in fw am; do
+for v in fw; do
   (cd /tmp/t/$v && PYTHONPATH=/tmp/t/$v timeout 120 python3 -m pytest -q -m gpu -p no:cacheprovider tests/sssp_demo/test_bfs_gpu.py 2>&1 | tail -1 | tee "$OUT/x/bfs-tests-$v.log")
   pack
 done
