@@ -170,13 +170,14 @@ struct SfqView {
   // the ticket. A slot whose turn has not come is waited for as `put` waits. A lane holds its
   // tickets while it waits for any of them, so with the blocking dequeue it needs the queue to
   // have room for every lane's batch at once (the BFS's: a frontier, at most n). `Publish` as
-  // put's (relaxed: no fence, and a relaxed ticket).
-  template <uint32_t K, mo Publish = mo::release>
+  // put's (relaxed: no fence, and a relaxed ticket). kWholeWarp as wave_faa_n's: every lane of the
+  // warp calls, on this queue.
+  template <uint32_t K, mo Publish = mo::release, bool kWholeWarp = false>
   GQ_HD bool enqueue_batch(const uint32_t* v, const bool* use, const ErrorFlag& err) const {
     constexpr mo kTicket = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
     uint32_t count = 0;
     for (uint32_t j = 0; j < K; ++j) count += use[j] ? 1u : 0u;
-    const uint64_t first = wave_faa_n<kTicket, K>(tail(), count);
+    const uint64_t first = wave_faa_n<kTicket, K, kWholeWarp>(tail(), count);
     // Ticket first + i is slot (first % n) + i, wrapped, of lap first / n plus the wraps: at most
     // one 64-bit division for the batch (a lane's tickets may wrap more than once when n < K).
     uint64_t at[K];

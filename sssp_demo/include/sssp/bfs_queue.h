@@ -138,7 +138,8 @@ struct BatchEmit {
     bool any = false;
     for (uint32_t j = 0; j < kEdgeBatch; ++j) any = any || fresh[j];
     if (!gq::ballot(kFullWarp, any)) return;  // warp-uniform: nothing found
-    if (!q[lvl].template enqueue_batch<kEdgeBatch, gq::mo::relaxed>(v, fresh, err) && !err.raised())
+    // The whole warp is here (the ballot above), on one queue (lvl is warp-uniform).
+    if (!q[lvl].template enqueue_batch<kEdgeBatch, gq::mo::relaxed, true>(v, fresh, err) && !err.raised())
       err.raise(gq::kCapacity, gq::kSiteFrontier, lvl);
   }
   GQ_HD void flush() const {}
