@@ -43,13 +43,14 @@ for v in pk row; do ( cd /tmp/t/$v && QUEUES=sfq PYTHONPATH=/tmp/t/$v python3 "$
 wait $(jobs -p | grep -v "^$gen$")
 echo "builds: $(( $(date +%s) - t0 )) s"
 wait; echo "graphs: $(( $(date +%s) - t0 )) s"
-for tree in head pk row row pk head; do
+for tree in ${ROUNDS:-head pk row row pk head}; do  # ROUNDS="head row row head": a shorter call
   T=$R; [ $tree != head ] && T=/tmp/t/$tree
   QUEUES=sfq PYTHONPATH=$T timeout 60 python3 "$P" time "$T" $tree /tmp/g "$OUT/x/ab.jsonl" 2>&1 | grep -v -i warn | tail -2
   pack
 done
 python3 benchmarks/results/2026-12-06-run376-summary.py "$OUT/x/ab.jsonl" | tee "$OUT/x/summary.txt"; pack
 for v in row pk; do
+  case " ${ROUNDS:-pk row} " in *" $v "*) ;; *) continue ;; esac
   (cd /tmp/t/$v && PYTHONPATH=/tmp/t/$v timeout 100 python3 -m pytest -q -m gpu -p no:cacheprovider tests/sssp_demo/test_bfs_gpu.py 2>&1 | tail -1 | tee "$OUT/x/bfs-tests-$v.log")
   pack
 done
