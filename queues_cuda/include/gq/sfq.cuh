@@ -146,9 +146,25 @@ struct SfqView {
       if (!spin.step(err, kSiteSfqDequeueTurn, t)) return false;
 #endif
     *out = (uint32_t)w;
-    store<mo::relaxed>(slot(t), (uint64_t)(want + 1u) << 32);
+    hand_back(t);
     return true;
   }
+  // The dequeue of ticket t in two steps, for a caller that holds t before its element can be
+  // there and would rather look than wait (the queue BFS: during the grid barrier before t's
+  // level, sssp/bfs_queue.h). peek: one read of t's slot, true with the element if t's enqueuer
+  // has written it; nothing changes. hand_back: the slot to its next lap, which completes the
+  // dequeue of an element peek saw (take's last step). Lap 0 only: the one-lap view's.
+  template <mo Publish = mo::release>
+  GQ_HD bool peek(uint64_t t, uint32_t* out) const {
+    static_assert(kOneLap, "peek: lap 0 only (the one-lap view)");
+    constexpr mo kRead = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
+    if (t >= n) return false;
+    const uint64_t w = load<kRead>(slot(t));
+    if (turn_of(w) != 1u) return false;
+    *out = (uint32_t)w;
+    return true;
+  }
+  GQ_HD void hand_back(uint64_t t) const { store<mo::relaxed>(slot(t), (uint64_t)(2u * lap(t) + 2u) << 32); }
 
   // Blocking interface.
   GQ_HD bool enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {

@@ -37,8 +37,9 @@ enum BfsWord : uint32_t {
   kBfsWords = kCtlFirstFree + 8
 };
 
-// The words a block shares for bfs_levels' barriers (Grid::sync_read of two words).
-constexpr uint32_t kBfsBlockWords = 3;
+// The words a block shares for bfs_levels' barriers: Grid::sync_read of two words, and the word
+// with which the queue form's barrier tells its slot pollers to stop (TicketsAhead::kWord).
+constexpr uint32_t kBfsBlockWords = 4;
 
 struct BfsGraph {
   const int64_t* indptr;
@@ -94,11 +95,12 @@ GQ_HD GQ_INLINE void visit_edges(const BfsGraph& g, const BfsState& s, uint32_t 
 // a vertex for every thread of the grid, so that it is bound by throughput, not by its chain.
 GQ_HD GQ_INLINE bool looks_first(const Grid& grid, uint32_t count) { return count >= grid.size(); }
 
-// The neighbours of each lane's vertex u (`have`), claimed for `level` (u's depth + 1).
+// The neighbours of each lane's vertex u (`have`), claimed for `level` (u's depth + 1), whose row
+// is [begin, end) of `g.indices` (expand, below, reads it).
 template <class Emit>
-GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, uint32_t level, bool look,
-                            uint32_t* chunk_count, BfsCounts& c, const gq::ErrorFlag& err, Emit& emit) {
-  const int64_t begin = have ? g.indptr[u] : 0, end = have ? g.indptr[u + 1] : 0;
+GQ_HD GQ_INLINE void expand_row(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, int64_t begin,
+                                int64_t end, uint32_t level, bool look, uint32_t* chunk_count, BfsCounts& c,
+                                const gq::ErrorFlag& err, Emit& emit) {
   const int64_t deg = end - begin;
   if (have) ++c.expanded;
   // Hubs: their chunks go to the grid after the drain.
@@ -127,6 +129,13 @@ GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bo
     for (int64_t k0 = b; k0 < e; k0 += (int64_t)kWarp * kEdgeBatch)
       visit_edges(g, s, w, k0 + gq::lane_id(), e, kWarp, look, level, c, emit);
   }
+}
+
+template <class Emit>
+GQ_HD GQ_INLINE void expand(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, uint32_t level, bool look,
+                            uint32_t* chunk_count, BfsCounts& c, const gq::ErrorFlag& err, Emit& emit) {
+  const int64_t begin = have ? g.indptr[u] : 0, end = have ? g.indptr[u + 1] : 0;
+  expand_row(g, s, u, have, begin, end, level, look, chunk_count, c, err, emit);
 }
 
 // The chunk phase: every warp of the grid takes chunks of the hubs deferred this level (a hub's
@@ -172,8 +181,10 @@ struct LevelPair {
 // How a level learns its frontier's size, where a form counts it in C (CountedSize, below): the
 // word `word(level)` holds it after the barrier before the level, and `count(level, value)` is the
 // size that value of the word gives.
-struct CountedSize {
+// `size` is also what the waiters of a level's barrier do (Grid::sync_read's Poll): here nothing.
+struct CountedSize : Grid::NoPoll {
   const uint32_t* ctl;
+  GQ_HD explicit CountedSize(const uint32_t* ctl) : ctl(ctl) {}
   GQ_HD GQ_INLINE const uint32_t* word(uint32_t level) const { return ctl + kBfsFrontier0 + level % 3; }
   GQ_HD GQ_INLINE uint32_t count(uint32_t, uint32_t value) const { return value; }
 };
@@ -224,7 +235,7 @@ GQ_HD inline void bfs_levels(const Grid& grid, const BfsGraph& g, const BfsState
     drain(level, count, c);
     const uint32_t* const next = size.word(level + 1);
     uint32_t nchunks = 0;
-    if (!grid.sync_read({ctl + kBfsChunks0 + level % 2, next}, {&nchunks, &count})) break;
+    if (!grid.sync_read({ctl + kBfsChunks0 + level % 2, next}, {&nchunks, &count}, size)) break;
     if (nchunks) {
       expand_chunks(grid, g, s, nchunks, level + 1, c, emit);
       emit.flush();

@@ -201,10 +201,50 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
 // have put into each (end, end_next): a ticket below its queue's end holds an element. The two
 // swap roles with every level. As bfs_levels' `size`: a level's frontier is what its queue's Tail
 // has gained since the level before last, read after the barrier (no count of its own in C).
+//
+// It is also what the threads of a level's barrier do while they wait (Grid::sync_read's Poll).
+// After a level's drain, `ahead` is the lane's ticket on the queue the next level drains and
+// `end` that queue's end before this level's emits, which are putting the next level's elements
+// in now. A ticket a little past the end (kPollWindow) is likely one of them, so the lane looks at
+// its slot (Sfq::peek) until it finds the element or the barrier is over, and the next level's
+// first turn starts from the element in hand (`held`) rather than from the slot's read, a round
+// trip after the barrier that compaction's frontier read matches and nothing here overlapped.
+// With the element the lane reads its row's bounds (indptr), the next round trip of that chain.
+// Only a look: the element counts as taken when the level takes it (Sfq::hand_back), and expanding
+// it still waits for the barrier. A ticket whose element is seen is below the next level's end: the
+// element was put, so its ticket had been drawn from Tail before the barrier.
+// Measured (H100, run 379, kernel ms in alternating rounds of one call, one block an SM): road-2M
+// 11.89 -> 11.43 ms (0.91x -> 0.94x compaction), road-24M 48.76 -> 47.05 (0.96x -> 1.00x),
+// Delaunay-21 5.85 -> 5.62 (0.95x -> 0.98x), Kron-21 1.44 -> 1.42; the look without the row's
+// bounds gained less than half of that (road-2M 11.69). Warp 0 does not look: its thread 0 waits
+// at the grid barrier, and the stamps put the grid's last first item at 0.74 us after the release
+// with or without the look (compaction's 0.45), which warp 0's round trip would explain.
+constexpr uint64_t kTaken = ~0ull;  // a lane's ticket once its element is taken (below)
 template <class Q>
 struct TicketsAhead {
+  static constexpr uint64_t kPollWindow = 8192;
+  static constexpr bool kPolls = true;
+  static constexpr uint32_t kWord = 3;  // verdict's word after sync_read's two values
   LevelPair<Q> q;
+  const int64_t* indptr;
   uint64_t ahead = 0, ahead_next = 0, end = 0, end_next = 0;
+  uint32_t epoch = 0, next = 0;  // next: the level whose queue `ahead` is on (after swap)
+  uint32_t item = 0;             // the element of ticket `ahead`, when held
+  bool held = false;
+  int64_t row_begin = 0, row_end = 0;  // its row, when held
+
+  GQ_HD void step() {
+    if (!held && ahead != kTaken && ahead - end < kPollWindow) {
+      held = q[next].template peek<gq::mo::relaxed>(ahead, &item);
+      if (held) {
+        row_begin = indptr[item];
+        row_end = indptr[item + 1];
+      }
+    } else {
+      uint32_t ns = 64;
+      gq::backoff(ns);
+    }
+  }
 
   GQ_HD GQ_INLINE const uint32_t* word(uint32_t level) const { return q[level].tail_low(); }
   GQ_HD GQ_INLINE uint32_t count(uint32_t, uint32_t tail) const { return tail - (uint32_t)end; }
@@ -214,6 +254,7 @@ struct TicketsAhead {
     end = end_next;
     ahead_next = a;
     end_next = e;
+    ++next;
   }
 };
 
@@ -225,14 +266,13 @@ struct TicketsAhead {
 // frontiers spread, level after level, over more warps with a lane or two each, each warp with a
 // fetch-add on Head and Tail of its own. Measured alone it changed nothing (H200, run 294:
 // road-24M 54.1 -> 54.3 ms, road-2M 13.2 -> 13.2); it bounds the warps a level touches.
-constexpr uint64_t kTaken = ~0ull;
 template <class Q>
 GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g, const BfsState& s,
                                             LevelPair<Q> q) {
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
   BatchEmit<Q> emit{q, err};
-  TicketsAhead<Q> tickets{q};
+  TicketsAhead<Q> tickets{q, g.indptr};
   tickets.ahead = gq::wave_faa<gq::mo::relaxed>(q.even.head());  // every lane's first run on each queue
   tickets.ahead_next = gq::wave_faa<gq::mo::relaxed>(q.odd.head());
   auto drain = [&](uint32_t level, uint32_t count, BfsCounts& c) {
@@ -245,14 +285,21 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
     // before the level's barrier, so no take waits.
     const uint64_t end = tickets.end += count;
     uint64_t ahead = tickets.ahead;
+    // An element seen at the barrier is the first turn's (its ticket is below the end).
+    bool held = tickets.held;
+    tickets.held = false;
+    if (held && ahead >= end) err.raise(gq::kCorrupt, gq::kSiteFrontier, level);
     for (;;) {
       const bool have = ahead < end;
       if (!gq::ballot(kFullWarp, have)) break;
       const bool spent = gq::ballot(kFullWarp, !have && ahead != kTaken) == 0u;
       const gq::WaveFaaPending redraw = gq::wave_faa_begin<gq::mo::relaxed>(cur.head(), spent);
-      uint32_t u = 0;
-      const bool got = have && cur.template take<gq::mo::relaxed>(ahead, &u, err);
-      expand(g, s, u, got, level + 1, look, chunk_count, c, err, emit);
+      uint32_t u = tickets.item;
+      const bool got = have && (held ? (cur.hand_back(ahead), true) : cur.template take<gq::mo::relaxed>(ahead, &u, err));
+      const int64_t begin = !got ? 0 : held ? tickets.row_begin : g.indptr[u];
+      const int64_t row_end = !got ? 0 : held ? tickets.row_end : g.indptr[u + 1];
+      held = false;
+      expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit);
       const uint64_t drawn = gq::wave_faa_finish(redraw);
       ahead = spent ? drawn : have ? kTaken : ahead;
       // The flag only where another turn follows: after the last, the barrier reads it anyway,

@@ -177,14 +177,45 @@ struct Grid {
   // the barrier word and from each other instead gained about half as much, and with this, nothing.
   template <uint32_t K>
   GQ_HD bool sync_read(const uint32_t* const (&words)[K], uint32_t* const (&values)[K]) const {
+    NoPoll none;
+    return sync_read(words, values, none);
+  }
+
+  // What a barrier's waiters do meanwhile (sync_read below): nothing.
+  struct NoPoll {
+    static constexpr bool kPolls = false;
+    static constexpr uint32_t kWord = 0;
+    uint32_t epoch = 0;
+    GQ_HD void step() {}
+  };
+
+  // sync_read, while the block's other warps do something useful (`Poll::kPolls`): every thread
+  // of warps 1 and on runs `poll.step()` until thread 0 has seen the barrier flip and says so
+  // through verdict[Poll::kWord] (the count of such barriers, which every thread keeps alike in
+  // poll.epoch). A step may read what it may read before the barrier, and nothing a decision of
+  // the grid hangs on (the queue BFS looks at its next level's slots, bfs_queue.h), so the word
+  // is a hint: a poller that stops early (on shared memory's first contents) only polls less.
+  // Thread 0's wait is bounded, so this one is. On the CPU a block is thread 0 alone, which
+  // steps once before its arrival instead.
+  template <uint32_t K, class Poll>
+  GQ_HD bool sync_read(const uint32_t* const (&words)[K], uint32_t* const (&values)[K], Poll& poll) const {
+    static_assert(!Poll::kPolls || Poll::kWord > K, "sync_read: the poll word after the values");
+    if constexpr (Poll::kPolls)
+      if (!GQ_DEVICE_BUILD) poll.step();
     block_sync();
     if (thread == 0) {
       const bool go = arrive_and_wait();
+      if constexpr (Poll::kPolls) gq::store<gq::mo::relaxed>(verdict + Poll::kWord, poll.epoch + 1u);
       uint32_t v[K];
       for (uint32_t k = 0; k < K; ++k) v[k] = go ? gq::load<gq::mo::relaxed>(words[k]) : 0u;  // all in flight
       for (uint32_t k = 0; k < K; ++k) gq::store<gq::mo::relaxed>(verdict + 1 + k, v[k]);
       gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
+    } else {
+      if constexpr (Poll::kPolls)
+        if (thread >= kWarp)
+          while (gq::load<gq::mo::relaxed>(verdict + Poll::kWord) != poll.epoch + 1u) poll.step();
     }
+    if constexpr (Poll::kPolls) ++poll.epoch;
     block_sync();
     for (uint32_t k = 0; k < K; ++k) *values[k] = gq::load<gq::mo::relaxed>(verdict + 1 + k);
     return gq::load<gq::mo::relaxed>(verdict) != 0u;
