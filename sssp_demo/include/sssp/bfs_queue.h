@@ -216,9 +216,12 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
 // Measured (H100, run 379, kernel ms in alternating rounds of one call, one block an SM): road-2M
 // 11.89 -> 11.43 ms (0.91x -> 0.94x compaction), road-24M 48.76 -> 47.05 (0.96x -> 1.00x),
 // Delaunay-21 5.85 -> 5.62 (0.95x -> 0.98x), Kron-21 1.44 -> 1.42; the look without the row's
-// bounds gained less than half of that (road-2M 11.69). Warp 0 does not look: its thread 0 waits
-// at the grid barrier, and the stamps put the grid's last first item at 0.74 us after the release
-// with or without the look (compaction's 0.45), which warp 0's round trip would explain.
+// bounds gained less than half of that (road-2M 11.69). Warp 0 cannot look then: its thread 0
+// waits at the grid barrier, and the stamps put the grid's last first item at 0.74 us after the
+// release with or without the look (compaction's 0.45). So warp 0 looks once, just after the
+// release, its read in flight with thread 0's reads of the level's words (look and settle, below;
+// H100, run 380, the same measure: road-2M 11.48 -> 11.20 ms, 0.96x -> 0.98x compaction, road-24M
+// 47.28 -> 46.39, 1.01x -> 1.03x, Delaunay-21 5.64 -> 5.63, Kron-21 1.43 -> 1.42).
 constexpr uint64_t kTaken = ~0ull;  // a lane's ticket once its element is taken (below)
 template <class Q>
 struct TicketsAhead {
@@ -230,8 +233,10 @@ struct TicketsAhead {
   uint64_t ahead = 0, ahead_next = 0, end = 0, end_next = 0;
   uint32_t epoch = 0, next = 0;  // next: the level whose queue `ahead` is on (after swap)
   uint32_t item = 0;             // the element of ticket `ahead`, when held
-  bool held = false;
-  int64_t row_begin = 0, row_end = 0;  // its row, when held
+  bool held = false, has_row = false;
+  int64_t row_begin = 0, row_end = 0;  // its row, when has_row
+  uint64_t glanced = 0;                // warp 0's look, when looked
+  bool looked = false;
 
   GQ_HD void step() {
     if (!held && ahead != kTaken && ahead - end < kPollWindow) {
@@ -239,11 +244,23 @@ struct TicketsAhead {
       if (held) {
         row_begin = indptr[item];
         row_end = indptr[item + 1];
+        has_row = true;
       }
     } else {
       uint32_t ns = 64;
       gq::backoff(ns);
     }
+  }
+
+  // Warp 0's one look, after the barrier: its read goes with thread 0's reads of the level's
+  // words, where the take's would follow them. No row: its read would wait for the element.
+  GQ_HD void look() {
+    looked = !held && ahead != kTaken && ahead - end < kPollWindow;
+    if (looked) glanced = q[next].template glance<gq::mo::relaxed>(ahead);
+  }
+  GQ_HD void settle() {
+    if (looked) held = q[next].seen(glanced, &item);
+    looked = false;
   }
 
   GQ_HD GQ_INLINE const uint32_t* word(uint32_t level) const { return q[level].tail_low(); }
@@ -286,8 +303,8 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
     const uint64_t end = tickets.end += count;
     uint64_t ahead = tickets.ahead;
     // An element seen at the barrier is the first turn's (its ticket is below the end).
-    bool held = tickets.held;
-    tickets.held = false;
+    bool held = tickets.held, has_row = tickets.has_row;
+    tickets.held = tickets.has_row = false;
     if (held && ahead >= end) err.raise(gq::kCorrupt, gq::kSiteFrontier, level);
     for (;;) {
       const bool have = ahead < end;
@@ -296,9 +313,9 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
       const gq::WaveFaaPending redraw = gq::wave_faa_begin<gq::mo::relaxed>(cur.head(), spent);
       uint32_t u = tickets.item;
       const bool got = have && (held ? (cur.hand_back(ahead), true) : cur.template take<gq::mo::relaxed>(ahead, &u, err));
-      const int64_t begin = !got ? 0 : held ? tickets.row_begin : g.indptr[u];
-      const int64_t row_end = !got ? 0 : held ? tickets.row_end : g.indptr[u + 1];
-      held = false;
+      const int64_t begin = !got ? 0 : has_row ? tickets.row_begin : g.indptr[u];
+      const int64_t row_end = !got ? 0 : has_row ? tickets.row_end : g.indptr[u + 1];
+      held = has_row = false;
       expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit);
       const uint64_t drawn = gq::wave_faa_finish(redraw);
       ahead = spent ? drawn : have ? kTaken : ahead;
