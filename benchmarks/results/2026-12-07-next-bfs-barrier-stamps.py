@@ -57,13 +57,13 @@ PATCHES = [
     (LV, "    if (count == 0u) break;\n",
      "    if (count == 0u) break;\n    if (grid.thread == 0) {\n      const uint64_t t = tl_now(count);\n"
      "      tl_put(s.stats, level, 0, t);\n      tl_put(s.stats, level, 1, ~t);\n    }\n"),
-    (BQ, "      expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit);\n      const uint64_t drawn",
+    (BQ, "      expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit);\n",
      "      worked = true;\n      tl_warp(s.stats, level, 2, u);\n"
      "      expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit);\n"
-     "      tl_warp(s.stats, level, 3, (uint32_t)c.edges);\n      const uint64_t drawn"),
+     "      tl_warp(s.stats, level, 3, (uint32_t)c.edges);\n"),
     (BQ, "    uint64_t ahead = tickets.ahead;\n", "    uint64_t ahead = tickets.ahead;\n    bool worked = false;\n"),
-    (BQ, "    tickets.ahead = ahead;\n    tickets.swap();\n",
-     "    tickets.ahead = ahead;\n    tickets.swap();\n    if (worked) tl_warp(s.stats, level, 4, (uint32_t)c.edges);\n"),
+    (BQ, "    tickets.swap();\n",
+     "    tickets.swap();\n    if (worked) tl_warp(s.stats, level, 4, (uint32_t)c.edges);\n"),
     (BC, "    for_each_warp_uniform(grid, count, [&](uint32_t i, bool live) {\n"
          "      expand(g, s, live ? cur[i] : 0u, live, level + 1, look, chunk_count, c, err, emit);\n    });\n",
      "    bool worked = false;\n    for_each_warp_uniform(grid, count, [&](uint32_t i, bool live) {\n"
