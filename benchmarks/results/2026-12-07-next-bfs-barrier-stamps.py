@@ -11,8 +11,11 @@ Stamps %globaltimer into stats[8 + level * 8 + stage] by red.max:
   4 of the drain done (flush included); in the barrier that ends the level, over blocks' waiters:
   5 the max of the arrival (before the fence), 6 the min of the flip seen, 7 the min of the
   level's words in hand. The grid's stamps are on sync_read's waiter path in every form; only the
-  level's barrier sets Grid::tl_stats, so the others stamp nothing."""
-import shutil, statistics, sys
+  level's barrier sets Grid::tl_stats, so the others stamp nothing.
+With STAMPS_AT=start (prepared for run 385, not run yet) stages 5-7 stamp instead the queue form's
+level start, each the max over its warps with work: 5 the drain's start, 7 the first turn's start
+(past the ballot that ends the loop), 6 its redraw issued; the compaction form leaves them 0."""
+import os, shutil, statistics, sys
 from pathlib import Path
 import numpy as np
 
@@ -73,6 +76,16 @@ PATCHES = [
      "    if (worked) tl_warp(s.stats, level, 4, (uint32_t)c.edges);\n"),
 ]
 
+START = os.environ.get("STAMPS_AT", "barrier") == "start"
+if START:
+    PATCHES = [x for x in PATCHES if x[0] != LV or "sync_read" not in x[1]]
+    PATCHES = [x for x in PATCHES if not (x[0] == GR and "tl_stats" in x[2] and "mutable" not in x[2])]
+    PATCHES = [(f, o, n + "    if (gq::ballot(kFullWarp, ahead < end)) tl_warp(s.stats, level, 5, (uint32_t)end);\n")
+               if o == "    uint64_t ahead = tickets.ahead;\n" else (f, o, n) for f, o, n in PATCHES]
+    PATCHES += [(BQ, "      const bool spent", "      tl_warp(s.stats, level, 7, (uint32_t)ahead);\n      const bool spent"),
+                (BQ, "      uint32_t u = tickets.item;\n",
+                 "      tl_warp(s.stats, level, 6, (uint32_t)redraw.mask);\n      uint32_t u = tickets.item;\n")]
+
 if sys.argv[1] != "run":
     src, dst = Path(sys.argv[1]), Path(sys.argv[2])
     shutil.rmtree(dst, ignore_errors=True)
@@ -115,6 +128,13 @@ for name in ("road-24M", "road-2M", "delaunay-21"):
                 "  first flip seen -> first words in hand": (fw[:-1] - fl[:-1]),
                 "  first words in hand -> first release": (first[1:] - fw[:-1]),
                 "level (first release to next)": first[1:] - first[:-1]}
+        if START:
+            rows = {k: v for k, v in rows.items() if not k.startswith("  ")}
+            if a[:, 5].any():
+                rows.update({"  first release -> drain start": (a[:, 5] - first)[work],
+                             "  drain start -> first turn start": (a[:, 7] - a[:, 5])[work],
+                             "  first turn start -> redraw issued": (a[:, 6] - a[:, 7])[work],
+                             "  redraw issued -> item in hand": (a[:, 2] - a[:, 6])[work]})
         print(f"{name} {algorithm} kernel ms {statistics.median(run.kernel_ms):.2f} levels {L + 1}")
         for k, v in rows.items():
             v = v.astype(np.float64) / 1000.0
