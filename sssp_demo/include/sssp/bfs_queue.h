@@ -235,11 +235,13 @@ struct TicketsAhead {
   uint32_t item = 0;             // the element of ticket `ahead`, when held
   bool held = false, has_row = false;
   int64_t row_begin = 0, row_end = 0;  // its row, when has_row
-  uint64_t glanced = 0;                // warp 0's look, when looked
-  bool looked = false;
+  uint64_t glanced = 0;                // warp 0's look (0: none, as an empty slot reads)
+
+  // A ticket a little past the end whose element this lane has not seen yet.
+  GQ_HD bool wants() const { return !held && ahead != kTaken && ahead - end < kPollWindow; }
 
   GQ_HD void step() {
-    if (!held && ahead != kTaken && ahead - end < kPollWindow) {
+    if (wants()) {
       held = q[next].template peek<gq::mo::relaxed>(ahead, &item);
       if (held) {
         row_begin = indptr[item];
@@ -254,13 +256,10 @@ struct TicketsAhead {
 
   // Warp 0's one look, after the barrier: its read goes with thread 0's reads of the level's
   // words, where the take's would follow them. No row: its read would wait for the element.
-  GQ_HD void look() {
-    looked = !held && ahead != kTaken && ahead - end < kPollWindow;
-    if (looked) glanced = q[next].template glance<gq::mo::relaxed>(ahead);
-  }
+  GQ_HD void look() { glanced = wants() ? q[next].template glance<gq::mo::relaxed>(ahead) : 0u; }
   GQ_HD void settle() {
-    if (looked) held = q[next].seen(glanced, &item);
-    looked = false;
+    held = held || q[next].seen(glanced, &item);
+    glanced = 0;
   }
 
   GQ_HD GQ_INLINE const uint32_t* word(uint32_t level) const { return q[level].tail_low(); }
