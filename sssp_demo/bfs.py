@@ -240,6 +240,19 @@ def compile_sm90(kind_id: int, arch: str = "sm_90") -> tuple[str, int]:
 
 
 @cache
+def _block(kind_id: int, name: str) -> int:
+    """Threads in a block of `name`: BLOCK, but the blocking queue form's has a waiter warp more
+    (kernels/bfs.cu's kBfsQueueBlock)."""
+    if name != "bfs_queue":
+        return BLOCK
+    import cupy
+
+    out = cupy.zeros(1, cupy.uint32)
+    cuda_module(kind_id).get_function("bfs_queue_block")((1,), (1,), (out,))
+    return int(out.get()[0])
+
+
+@cache
 def _blocks(kind_id: int, name: str, per_sm: int) -> int:
     """Blocks of `name`: all resident at once (the grid barrier needs every block running), at
     most `per_sm` per SM."""
@@ -248,9 +261,10 @@ def _blocks(kind_id: int, name: str, per_sm: int) -> int:
     from queues_cuda.cuda_runtime import resident_threads
 
     sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
-    resident = resident_threads(cuda_module(kind_id).get_function(name)) // BLOCK
+    block = _block(kind_id, name)
+    resident = resident_threads(cuda_module(kind_id).get_function(name), block) // block
     if resident < 1:
-        raise GQError(f"{name}: not even one block of {BLOCK} threads can be resident on this GPU")
+        raise GQError(f"{name}: not even one block of {block} threads can be resident on this GPU")
     return max(1, min(resident, sms * per_sm))
 
 
@@ -271,8 +285,9 @@ class CudaBfs:
         mod = cuda_module(self.kind_id)
         self.fn = mod.get_function(self.name)
         self.blocks_per_sm = int(blocks_per_sm or default_blocks_per_sm(g.n, g.m))
+        self.block = _block(self.kind_id, self.name)
         self.blocks = _blocks(self.kind_id, self.name, self.blocks_per_sm)
-        self.threads = self.blocks * BLOCK
+        self.threads = self.blocks * self.block
         n = g.n
         self.depth = cupy.empty(n, cupy.int32)
         self.parent = cupy.empty(n, cupy.int32)
@@ -312,18 +327,18 @@ class CudaBfs:
         if self.algorithm == "queue":
             if mid_event is not None:
                 mid_event.record()
-            self.fn((self.blocks,), (BLOCK,), (*graph, self.queues[0], self.queues[1], u64(self.capacity),
+            self.fn((self.blocks,), (self.block,), (*graph, self.queues[0], self.queues[1], u64(self.capacity),
                                                self.budget_ns, self.err))
         else:
             if mid_event is not None:
                 mid_event.record()
-            self.fn((self.blocks,), (BLOCK,), (*graph, self.frontier[0], self.frontier[1], self.budget_ns, self.err))
+            self.fn((self.blocks,), (self.block,), (*graph, self.frontier[0], self.frontier[1], self.budget_ns, self.err))
 
     def check(self, source: int) -> dict:
         """Raise if the run's error flag is up; its stats (synchronises)."""
         kernel = f"{self.name}[cuda{', ' + self.queue if self.algorithm == 'queue' else ''}]"
         _raise(self.err.get(), kernel, f"{self.g.n} vertices, {self.g.m} edges, source {source}, "
-                                       f"{self.blocks} blocks x {BLOCK}",
+                                       f"{self.blocks} blocks x {self.block}",
                self.queue if self.algorithm == "queue" else None, self.capacity)
         stats = dict(zip(STAT_NAMES, (int(x) for x in self.stats.get())))
         if int(self.ctl.get()[ABORT_WORD]):

@@ -124,7 +124,7 @@ def measure(item: dict, variants, started: float, budget_s: float, blocks_per_sm
             # The blocks an SM asked for are a ceiling: fewer run where fewer are resident (SFQ's
             # queue kernel, 80 registers a thread, fits 3 blocks of 256 an SM, not 4).
             sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
-            row.update(blocks=run.blocks, ran_blocks_per_sm=run.blocks / sms, threads_per_block=B.BLOCK,
+            row.update(blocks=run.blocks, ran_blocks_per_sm=run.blocks / sms, threads_per_block=run.block,
                        registers=int(a["num_regs"]), local_bytes=int(a["local_size_bytes"]))
             if algorithm == "queue":
                 row.update(queue_capacity=run.capacity, queue_words=run.words)

@@ -14,7 +14,8 @@
 // H200, run 376 (kernel ms, against (256) in the same call): G-LFQ's queue BFS about 7 % faster on
 // every graph (road-2M 48.0 -> 44.8, road-24M 194.7 -> 181.2, Kron-21 3.19 -> 2.95 at two blocks
 // an SM), SFQ's 1-2.5 % and compaction's 0-3 %; (256, 1) the same but G-WFQ's Kron-21 at two
-// blocks an SM, 3.11 -> 3.58 with one block resident.
+// blocks an SM, 3.11 -> 3.58 with one block resident. The blocking queue form's (SFQ's) bfs_queue
+// has blocks of 288 (kBfsQueueBlock: a waiter warp more) and the bound (288, 2): 80 registers.
 #define GQ_ATOMICS_GLOBAL 1  // every atomic here is on global memory (gq/arch.cuh)
 #include <sssp/bfs_compaction.h>
 
@@ -29,7 +30,13 @@ extern "C" __global__ void bfs_queue_words(uint64_t capacity, uint64_t threads, 
   if (blockIdx.x == 0 && threadIdx.x == 0) *out = gq::Queue::words(capacity, threads);
 }
 
-extern "C" __global__ void __launch_bounds__(256, kBfsMinBlocks)
+// A blocking queue's form has one warp a block more, which only waits at the grid barrier
+// (bfs_queue.h, kBfsWaiterWarp); sssp_demo/bfs.py asks bfs_queue_block for the block it launches.
+constexpr int kBfsQueueBlock = 256 + (gq::has_blocking<gq::Queue>::value && sssp::kBfsWaiterWarp ? 32 : 0);
+
+extern "C" __global__ void bfs_queue_block(uint32_t* out) { *out = kBfsQueueBlock; }
+
+extern "C" __global__ void __launch_bounds__(kBfsQueueBlock, kBfsMinBlocks)
     bfs_queue(const int64_t* indptr, const int32_t* indices, uint32_t n, uint32_t source, uint32_t* depth,
               uint32_t* parent, uint64_t* chunks, uint32_t chunk_cap, uint64_t* stats, uint32_t* ctl, uint64_t* q0,
               uint64_t* q1, uint64_t capacity, uint64_t budget_ns, uint32_t* err_words) {

@@ -221,8 +221,11 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
 // release with or without the look (compaction's 0.45). So warp 0 looks once, just after the
 // release, its read in flight with thread 0's reads of the level's words (look and settle, below;
 // H100, run 380, the same measure: road-2M 11.48 -> 11.20 ms, 0.96x -> 0.98x compaction, road-24M
-// 47.28 -> 46.39, 1.01x -> 1.03x, Delaunay-21 5.64 -> 5.63, Kron-21 1.43 -> 1.42).
+// 47.28 -> 46.39, 1.01x -> 1.03x, Delaunay-21 5.64 -> 5.63, Kron-21 1.43 -> 1.42). Since run 388
+// a GPU block's warp 0 holds no tickets (kBfsWaiterWarp, below), so its look finds nothing to read
+// there; the CPU build's one-thread blocks still look.
 constexpr uint64_t kTaken = ~0ull;  // a lane's ticket once its element is taken (below)
+constexpr bool kBfsWaiterWarp = GQ_DEVICE_BUILD;  // a warp a block that only waits (below)
 template <class Q>
 struct TicketsAhead {
   static constexpr uint64_t kPollWindow = 8192;
@@ -282,6 +285,15 @@ struct TicketsAhead {
 // frontiers spread, level after level, over more warps with a lane or two each, each warp with a
 // fetch-add on Head and Tail of its own. Measured alone it changed nothing (H200, run 294:
 // road-24M 54.1 -> 54.3 ms, road-2M 13.2 -> 13.2); it bounds the warps a level touches.
+// On the GPU, a block's warp 0 only waits at the grid barrier (kBfsWaiterWarp): it holds no
+// tickets and takes no part in a level's drain, and the block has a ninth warp for it (kernels/
+// bfs.cu). So every warp with tickets polls its slots through the barrier, where a warp 0 with
+// tickets could look only after the release and fetched its row a round trip later still. Per-level
+// stamps (H100, run 388, road-2M): the grid's last first item 0.74 -> 0.61 us after the first
+// release (compaction's 0.45), the level 5.31 -> 5.15 us. Kernel ms in alternating rounds of one
+// call, one block an SM: road-2M 11.21 -> 10.93 (0.98x -> 1.00x compaction), road-24M 46.41 ->
+// 44.71 (1.02x -> 1.06x), Delaunay-21 5.63 -> 5.57 (0.99x -> 1.00x), Kron-21 1.431 -> 1.394;
+// two blocks an SM gained alike. On the CPU a block is one thread, which works.
 template <class Q>
 GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g, const BfsState& s,
                                             LevelPair<Q> q) {
@@ -289,8 +301,12 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
   const gq::ErrorFlag& err = grid.err;
   BatchEmit<Q> emit{q, err};
   TicketsAhead<Q> tickets{q, g.indptr};
-  tickets.ahead = gq::wave_faa<gq::mo::relaxed>(q.even.head());  // every lane's first run on each queue
-  tickets.ahead_next = gq::wave_faa<gq::mo::relaxed>(q.odd.head());
+  if (kBfsWaiterWarp && grid.thread < kWarp) {
+    tickets.ahead = tickets.ahead_next = kTaken;  // the waiter: no tickets, no level work
+  } else {
+    tickets.ahead = gq::wave_faa<gq::mo::relaxed>(q.even.head());  // every lane's first run on each queue
+    tickets.ahead_next = gq::wave_faa<gq::mo::relaxed>(q.odd.head());
+  }
   auto drain = [&](uint32_t level, uint32_t count, BfsCounts& c) {
     const Q cur = q[level];
     uint32_t* chunk_count = ctl + kBfsChunks0 + level % 2;
