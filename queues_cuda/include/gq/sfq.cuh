@@ -154,20 +154,12 @@ struct SfqView {
   // level, sssp/bfs_queue.h). peek: one read of t's slot, true with the element if t's enqueuer
   // has written it; nothing changes. hand_back: the slot to its next lap, which completes the
   // dequeue of an element peek saw (take's last step). Lap 0 only: the one-lap view's.
-  // glance and seen: peek in two halves, for a caller that keeps the read in flight while it
-  // does something else: glance(t) reads t's slot (0 past the one lap), seen(w, out) is peek's
-  // verdict on what it read.
   template <mo Publish = mo::release>
   GQ_HD bool peek(uint64_t t, uint32_t* out) const {
-    return seen(glance<Publish>(t), out);
-  }
-  template <mo Publish = mo::release>
-  GQ_HD uint64_t glance(uint64_t t) const {
     static_assert(kOneLap, "peek: lap 0 only (the one-lap view)");
     constexpr mo kRead = Publish == mo::relaxed ? mo::relaxed : mo::acquire;
-    return t < n ? load<kRead>(slot(t)) : 0u;
-  }
-  GQ_HD static bool seen(uint64_t w, uint32_t* out) {
+    if (t >= n) return false;
+    const uint64_t w = load<kRead>(slot(t));
     if (turn_of(w) != 1u) return false;
     *out = (uint32_t)w;
     return true;

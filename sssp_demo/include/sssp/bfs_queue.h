@@ -216,14 +216,9 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
 // Measured (H100, run 379, kernel ms in alternating rounds of one call, one block an SM): road-2M
 // 11.89 -> 11.43 ms (0.91x -> 0.94x compaction), road-24M 48.76 -> 47.05 (0.96x -> 1.00x),
 // Delaunay-21 5.85 -> 5.62 (0.95x -> 0.98x), Kron-21 1.44 -> 1.42; the look without the row's
-// bounds gained less than half of that (road-2M 11.69). Warp 0 cannot look then: its thread 0
-// waits at the grid barrier, and the stamps put the grid's last first item at 0.74 us after the
-// release with or without the look (compaction's 0.45). So warp 0 looks once, just after the
-// release, its read in flight with thread 0's reads of the level's words (look and settle, below;
-// H100, run 380, the same measure: road-2M 11.48 -> 11.20 ms, 0.96x -> 0.98x compaction, road-24M
-// 47.28 -> 46.39, 1.01x -> 1.03x, Delaunay-21 5.64 -> 5.63, Kron-21 1.43 -> 1.42). Since run 388
-// a GPU block's warp 0 holds no tickets (kBfsWaiterWarp, below), so its look finds nothing to read
-// there; the CPU build's one-thread blocks still look.
+// bounds gained less than half of that (road-2M 11.69). A block's warp 0 cannot look then: its
+// thread 0 waits at the grid barrier. It looked once just after the release (run 380: road-2M
+// 11.48 -> 11.20 ms) until it became a waiter warp with no tickets (run 388, below).
 constexpr uint64_t kTaken = ~0ull;  // a lane's ticket once its element is taken (below)
 constexpr bool kBfsWaiterWarp = GQ_DEVICE_BUILD;  // a warp a block that only waits (below)
 template <class Q>
@@ -238,7 +233,6 @@ struct TicketsAhead {
   uint32_t item = 0;             // the element of ticket `ahead`, when held
   bool held = false, has_row = false;
   int64_t row_begin = 0, row_end = 0;  // its row, when has_row
-  uint64_t glanced = 0;                // warp 0's look (0: none, as an empty slot reads)
 
   // A ticket a little past the end whose element this lane has not seen yet.
   GQ_HD bool wants() const { return !held && ahead != kTaken && ahead - end < kPollWindow; }
@@ -255,14 +249,6 @@ struct TicketsAhead {
       uint32_t ns = 64;
       gq::backoff(ns);
     }
-  }
-
-  // Warp 0's one look, after the barrier: its read goes with thread 0's reads of the level's
-  // words, where the take's would follow them. No row: its read would wait for the element.
-  GQ_HD void look() { glanced = wants() ? q[next].template glance<gq::mo::relaxed>(ahead) : 0u; }
-  GQ_HD void settle() {
-    held = held || q[next].seen(glanced, &item);
-    glanced = 0;
   }
 
   GQ_HD GQ_INLINE const uint32_t* word(uint32_t level) const { return q[level].tail_low(); }

@@ -187,20 +187,16 @@ struct Grid {
     static constexpr uint32_t kWord = 0;
     uint32_t epoch = 0;
     GQ_HD void step() {}
-    GQ_HD void look() {}
-    GQ_HD void settle() {}
   };
 
   // sync_read, while the block's other warps do something useful (`Poll::kPolls`): every thread
   // of warps 1 and on runs `poll.step()` until thread 0 has seen the barrier flip and says so
   // through verdict[Poll::kWord] (the count of such barriers, which every thread keeps alike in
-  // poll.epoch). Warp 0, whose thread 0 waits, cannot step meanwhile; once the barrier is over
-  // each of its threads issues `poll.look()`, whose reads are in flight with thread 0's reads of
-  // the words, and after the block's barrier every thread runs `poll.settle()`, which may use
-  // them. A step may read what it may read before the barrier, and nothing a decision of
-  // the grid hangs on (the queue BFS looks at its next level's slots, bfs_queue.h), so the word
-  // is a hint: a poller that stops early (on shared memory's first contents) only polls less.
-  // Thread 0's wait is bounded, so this one is. On the CPU a block is thread 0 alone, which
+  // poll.epoch). Warp 0, whose thread 0 waits, does not step (the queue BFS gives it nothing to
+  // poll for: its waiter warp, bfs_queue.h). A step may read what it may read before the barrier,
+  // and nothing a decision of the grid hangs on (the queue BFS looks at its next level's slots), so
+  // the word is a hint: a poller that stops early (on shared memory's first contents) only polls
+  // less. Thread 0's wait is bounded, so this one is. On the CPU a block is thread 0 alone, which
   // steps once before its arrival instead.
   template <uint32_t K, class Poll>
   GQ_HD bool sync_read(const uint32_t* const (&words)[K], uint32_t* const (&values)[K], Poll& poll) const {
@@ -208,29 +204,19 @@ struct Grid {
     if constexpr (Poll::kPolls)
       if (!GQ_DEVICE_BUILD) poll.step();
     block_sync();
-    if (thread < kWarp) {
-      bool go = false;
+    if (thread == 0) {
+      const bool go = arrive_and_wait();
+      if constexpr (Poll::kPolls) gq::store<gq::mo::relaxed>(verdict + Poll::kWord, poll.epoch + 1u);
       uint32_t v[K];
-      if (thread == 0) {
-        go = arrive_and_wait();
-        if constexpr (Poll::kPolls) gq::store<gq::mo::relaxed>(verdict + Poll::kWord, poll.epoch + 1u);
-        for (uint32_t k = 0; k < K; ++k) v[k] = go ? gq::load<gq::mo::relaxed>(words[k]) : 0u;  // all in flight
-      }
-      if constexpr (Poll::kPolls) {
-        gq::sync_lanes(kFullWarp);  // warp 0's other threads wait for thread 0's wait
-        poll.look();
-      }
-      if (thread == 0) {
-        for (uint32_t k = 0; k < K; ++k) gq::store<gq::mo::relaxed>(verdict + 1 + k, v[k]);
-        gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
-      }
-    } else {
+      for (uint32_t k = 0; k < K; ++k) v[k] = go ? gq::load<gq::mo::relaxed>(words[k]) : 0u;  // all in flight
+      for (uint32_t k = 0; k < K; ++k) gq::store<gq::mo::relaxed>(verdict + 1 + k, v[k]);
+      gq::store<gq::mo::relaxed>(verdict, go ? 1u : 0u);
+    } else if (thread >= kWarp) {
       if constexpr (Poll::kPolls)
         while (gq::load<gq::mo::relaxed>(verdict + Poll::kWord) != poll.epoch + 1u) poll.step();
     }
     if constexpr (Poll::kPolls) ++poll.epoch;
     block_sync();
-    if constexpr (Poll::kPolls) poll.settle();
     for (uint32_t k = 0; k < K; ++k) *values[k] = gq::load<gq::mo::relaxed>(verdict + 1 + k);
     return gq::load<gq::mo::relaxed>(verdict) != 0u;
   }
