@@ -14,7 +14,11 @@ Stamps %globaltimer into stats[8 + level * 8 + stage] by red.max:
   level's barrier sets Grid::tl_stats, so the others stamp nothing.
 With STAMPS_AT=start (prepared for run 385, not run yet) stages 5-7 stamp instead the queue form's
 level start, each the max over its warps with work: 5 the drain's start, 7 the first turn's start
-(past the ballot that ends the loop), 6 its redraw issued; the compaction form leaves them 0."""
+(past the ballot that ends the loop), 6 its redraw issued; the compaction form leaves them 0.
+With STAMPS_AT=held (run 390) stages 5-7 split the queue form's items instead: 5 the max over its
+turns that took an element from its slot (some lane had not seen it at the barrier) of the item in
+hand, 6 the same over turns whose every element was held, 7 the count of turns that took (red.add).
+Neither mode needs grid.h's barrier strings, which main no longer has since run 389."""
 import os, shutil, statistics, sys
 from pathlib import Path
 import numpy as np
@@ -76,10 +80,22 @@ PATCHES = [
      "    if (worked) tl_warp(s.stats, level, 4, (uint32_t)c.edges);\n"),
 ]
 
-START = os.environ.get("STAMPS_AT", "barrier") == "start"
-if START:
+MODE = os.environ.get("STAMPS_AT", "barrier")
+START, HELD = MODE == "start", MODE == "held"
+if START or HELD:
     PATCHES = [x for x in PATCHES if x[0] != LV or "sync_read" not in x[1]]
     PATCHES = [x for x in PATCHES if not (x[0] == GR and "tl_stats" in x[2] and "mutable" not in x[2])]
+if HELD:
+    PATCHES = [(f, o, n.replace("      tl_warp(s.stats, level, 2, u);\n",
+                                "      tl_warp(s.stats, level, 2, u);\n      tl_warp(s.stats, level, tl_took ? 5 : 6, u);\n"
+                                "      if (tl_took && gq::lane_id() == 0) tl_add(s.stats, level, 7);\n") if f == BQ else n)
+               for f, o, n in PATCHES]
+    PATCHES += [(BQ, "      uint32_t u = tickets.item;\n",
+                 "      const bool tl_took = gq::ballot(kFullWarp, have && !held) != 0u;\n      uint32_t u = tickets.item;\n"),
+                (GR, "struct Grid {", "#if GQ_DEVICE_BUILD\nGQ_HD GQ_INLINE void tl_add(uint64_t* stats, uint32_t level, uint32_t stage) {\n"
+                 "  if (level < %d) asm volatile(\"red.relaxed.gpu.global.add.u64 [%%0], 1;\" :: \"l\"(stats + 8 + level * 8 + stage) : \"memory\");\n"
+                 "}\n#else\nGQ_HD GQ_INLINE void tl_add(uint64_t*, uint32_t, uint32_t) {}\n#endif\nstruct Grid {" % LEVELS)]
+if START:
     PATCHES = [(f, o, n + "    if (gq::ballot(kFullWarp, ahead < end)) tl_warp(s.stats, level, 5, (uint32_t)end);\n")
                if o == "    uint64_t ahead = tickets.ahead;\n" else (f, o, n) for f, o, n in PATCHES]
     PATCHES += [(BQ, "      const bool spent", "      tl_warp(s.stats, level, 7, (uint32_t)ahead);\n      const bool spent"),
@@ -135,6 +151,13 @@ for name in ("road-24M", "road-2M", "delaunay-21"):
                              "  drain start -> first turn start": (a[:, 7] - a[:, 5])[work],
                              "  first turn start -> redraw issued": (a[:, 6] - a[:, 7])[work],
                              "  redraw issued -> item in hand": (a[:, 2] - a[:, 6])[work]})
+        if HELD:
+            rows = {k: v for k, v in rows.items() if not k.startswith("  ")}
+            took, kept = a[:, 5] > 0, a[:, 6] > 0
+            rows.update({"  first release -> last taken item": (a[:, 5] - first)[took],
+                         "  first release -> last held item": (a[:, 6] - first)[kept],
+                         "  turns that took a slot, a level (x1000)": a[work, 7] * 1000,
+                         "  levels whose last item was taken (x1000)": ((a[:, 5] > a[:, 6]) * 1000)[work]})
         print(f"{name} {algorithm} kernel ms {statistics.median(run.kernel_ms):.2f} levels {L + 1}")
         for k, v in rows.items():
             v = v.astype(np.float64) / 1000.0
