@@ -160,5 +160,7 @@ for name in ("road-24M", "road-2M", "delaunay-21"):
                          "  levels whose last item was taken (x1000)": ((a[:, 5] > a[:, 6]) * 1000)[work]})
         print(f"{name} {algorithm} kernel ms {statistics.median(run.kernel_ms):.2f} levels {L + 1}")
         for k, v in rows.items():
+            if not len(v):  # a split this form does not stamp (HELD's, in compaction)
+                continue
             v = v.astype(np.float64) / 1000.0
             print(f"   {k:40s} median {np.median(v):6.2f} us  mean {v.mean():6.2f}  p90 {np.percentile(v, 90):6.2f}  sum {v.sum() / 1000:7.2f} ms")
