@@ -122,7 +122,7 @@ def measure(item: dict, variants, started: float, budget_s: float, blocks_per_sm
             run = B.CudaBfs(dg, algorithm, queue or "glfq", budget_s=budget_s, blocks_per_sm=per_sm)
             a = run.fn.attributes
             # The blocks an SM asked for are a ceiling: fewer run where fewer are resident (SFQ's
-            # queue kernel, 80 registers a thread, fits 3 blocks of 256 an SM, not 4).
+            # queue kernel, 80 registers a thread, fits 2 blocks of 288 an SM, not 4).
             sms = cupy.cuda.Device().attributes["MultiProcessorCount"]
             row.update(blocks=run.blocks, ran_blocks_per_sm=run.blocks / sms, threads_per_block=run.block,
                        registers=int(a["num_regs"]), local_bytes=int(a["local_size_bytes"]))
