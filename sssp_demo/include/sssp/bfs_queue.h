@@ -272,9 +272,9 @@ struct TicketsAhead {
 // fetch-add on Head and Tail of its own. Measured alone it changed nothing (H200, run 294:
 // road-24M 54.1 -> 54.3 ms, road-2M 13.2 -> 13.2); it bounds the warps a level touches.
 // On the GPU, a block's warp 0 only waits at the grid barrier (kBfsWaiterWarp): it holds no
-// tickets and takes no part in a level's drain, and the block has a ninth warp for it (kernels/
-// bfs.cu). So every warp with tickets polls its slots through the barrier, where a warp 0 with
-// tickets could look only after the release and fetched its row a round trip later still. Per-level
+// tickets and takes no part in a level's drain, and the block has a ninth warp for it
+// (kernels/bfs.cu). So every warp with tickets polls its slots through the barrier, where a warp 0
+// with tickets could look only after the release and fetched its row a round trip later. Per-level
 // stamps (H100, run 388, road-2M): the grid's last first item 0.74 -> 0.61 us after the first
 // release (compaction's 0.45), the level 5.31 -> 5.15 us. Kernel ms in alternating rounds of one
 // call, one block an SM: road-2M 11.21 -> 10.93 (0.98x -> 1.00x compaction), road-24M 46.41 ->
