@@ -18,7 +18,12 @@ level start, each the max over its warps with work: 5 the drain's start, 7 the f
 With STAMPS_AT=held (run 390) stages 5-7 split the queue form's items instead: 5 the max over its
 turns that took an element from its slot (some lane had not seen it at the barrier) of the item in
 hand, 6 the same over turns whose every element was held, 7 the count of turns that took (red.add).
-Neither mode needs grid.h's barrier strings, which main no longer has since run 389."""
+Neither mode needs grid.h's barrier strings, which main no longer has since run 389.
+With STAMPS_AT=order (prepared for run 394) the stages are the default's first five, and each
+block's thread 0 also writes its release time (the level's start) for the first ORDER_LEVELS levels
+into stats[8 + LEVELS * 8 + level * 256 + block]: is the order in which the blocks see the release
+the same at every level, and are the lowest blocks (where compaction's small levels put their
+items) among the first?"""
 import os, shutil, statistics, sys
 from pathlib import Path
 import numpy as np
@@ -81,8 +86,17 @@ PATCHES = [
 ]
 
 MODE = os.environ.get("STAMPS_AT", "barrier")
-START, HELD = MODE == "start", MODE == "held"
-if START or HELD:
+START, HELD, ORDER = MODE == "start", MODE == "held", MODE == "order"
+ORDER_LEVELS = 1024
+if ORDER:
+    PATCHES = [(f, o, n.replace("      tl_put(s.stats, level, 1, ~t);\n",
+                                "      tl_put(s.stats, level, 1, ~t);\n      tl_block(s.stats, level, grid.block, t);\n"))
+               for f, o, n in PATCHES]
+    PATCHES += [(GR, "struct Grid {", "#if GQ_DEVICE_BUILD\nGQ_HD GQ_INLINE void tl_block(uint64_t* stats, uint32_t level, uint32_t block, uint64_t t) {\n"
+                 "  if (level < %d && block < 256) stats[8 + %d * 8 + level * 256 + block] = t;\n"
+                 "}\n#else\nGQ_HD GQ_INLINE void tl_block(uint64_t*, uint32_t, uint32_t, uint64_t) {}\n#endif\nstruct Grid {"
+                 % (ORDER_LEVELS, LEVELS))]
+if START or HELD or ORDER:
     PATCHES = [x for x in PATCHES if x[0] != LV or "sync_read" not in x[1]]
     PATCHES = [x for x in PATCHES if not (x[0] == GR and "tl_stats" in x[2] and "mutable" not in x[2])]
 if HELD:
@@ -116,17 +130,41 @@ if sys.argv[1] != "run":
 import cupy
 from sssp_demo import bfs as B
 tree, d = sys.argv[2], Path(sys.argv[3])
+
+
+def order_of(name, algorithm, r, blocks):
+    """Each block's release after the level's first, over the levels that stamped every block."""
+    r = r[:, :blocks]
+    r = r[(r > 0).all(axis=1)]
+    if len(r) < 4:
+        print(f"{name} {algorithm}: {len(r)} levels stamped by every block")
+        return
+    off = (r - r.min(axis=1, keepdims=True)) / 1000.0  # us after the level's first release
+    mean = off.mean(axis=0)
+    half = len(off) // 2
+    a, b = off[:half].mean(axis=0), off[half:].mean(axis=0)
+    rank = lambda x: np.argsort(np.argsort(x))
+    rho = np.corrcoef(rank(a), rank(b))[0, 1]
+    early = np.argsort(mean)
+    print(f"{name} {algorithm}: {len(off)} levels; a block's release after the first, mean over levels: "
+          f"blocks 0-3 {mean[:4].mean():.3f} us, all {mean.mean():.3f}, earliest block {mean.min():.3f}, "
+          f"latest {mean.max():.3f}; rank correlation of the two halves' means {rho:.2f}")
+    print(f"   earliest blocks {early[:8].tolist()}, latest {early[-8:].tolist()}; "
+          f"per-level spread median {np.median(off.max(axis=1)):.3f} us")
 assert B.__file__.startswith(tree), B.__file__
 for name in ("road-24M", "road-2M", "delaunay-21"):
     z = np.load(d / f"{name}.npz")
     dg = B.DeviceGraph.upload(z["indptr"], z["indices"], int(z["n"]))
     for algorithm in ("compaction", "queue"):
         run = B.CudaBfs(dg, algorithm, "sfq", budget_s=2.0, blocks_per_sm=1)
-        run.stats = cupy.zeros(8 + LEVELS * 8, cupy.uint64)
+        run.stats = cupy.zeros(8 + LEVELS * 8 + (ORDER_LEVELS * 256 if ORDER else 0), cupy.uint64)
         run.time(int(z["source"]), repeats=3, warmup=1)
         depth, _, st = run.run(int(z["source"]))
         assert np.array_equal(depth.get(), z["ref"])
-        a = run.stats.get()[8:].reshape(LEVELS, 8).astype(np.int64)
+        got = run.stats.get()
+        a = got[8:8 + LEVELS * 8].reshape(LEVELS, 8).astype(np.int64)
+        if ORDER:
+            order_of(name, algorithm, got[8 + LEVELS * 8:].reshape(ORDER_LEVELS, 256).astype(np.int64), run.blocks)
         L = min(int(st["levels"]), LEVELS) - 1
         a = a[:L + 1]
         first = ~a[:, 1].astype(np.uint64)
@@ -151,6 +189,8 @@ for name in ("road-24M", "road-2M", "delaunay-21"):
                              "  drain start -> first turn start": (a[:, 7] - a[:, 5])[work],
                              "  first turn start -> redraw issued": (a[:, 6] - a[:, 7])[work],
                              "  redraw issued -> item in hand": (a[:, 2] - a[:, 6])[work]})
+        if ORDER:
+            rows = {k: v for k, v in rows.items() if not k.startswith("  ")}
         if HELD:
             rows = {k: v for k, v in rows.items() if not k.startswith("  ")}
             took, kept = a[:, 5] > 0, a[:, 6] > 0
