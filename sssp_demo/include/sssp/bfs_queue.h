@@ -231,8 +231,8 @@ struct TicketsAhead {
   uint64_t ahead = 0, ahead_next = 0, end = 0, end_next = 0;
   uint32_t epoch = 0, next = 0;  // next: the level whose queue `ahead` is on (after swap)
   uint32_t item = 0;             // the element of ticket `ahead`, when held
-  bool held = false, has_row = false;
-  int64_t row_begin = 0, row_end = 0;  // its row, when has_row
+  bool held = false;
+  int64_t row_begin = 0, row_end = 0;  // its row, when held (a step reads both)
 
   // A ticket a little past the end whose element this lane has not seen yet.
   GQ_HD bool wants() const { return !held && ahead != kTaken && ahead - end < kPollWindow; }
@@ -243,7 +243,6 @@ struct TicketsAhead {
       if (held) {
         row_begin = indptr[item];
         row_end = indptr[item + 1];
-        has_row = true;
       }
     } else {
       uint32_t ns = 64;
@@ -304,8 +303,8 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
     const uint64_t end = tickets.end += count;
     uint64_t ahead = tickets.ahead;
     // An element seen at the barrier is the first turn's (its ticket is below the end).
-    bool held = tickets.held, has_row = tickets.has_row;
-    tickets.held = tickets.has_row = false;
+    bool held = tickets.held;
+    tickets.held = false;
     if (held && ahead >= end) err.raise(gq::kCorrupt, gq::kSiteFrontier, level);
     for (;;) {
       const bool have = ahead < end;
@@ -314,9 +313,9 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
       const gq::WaveFaaPending redraw = gq::wave_faa_begin<gq::mo::relaxed>(cur.head(), spent);
       uint32_t u = tickets.item;
       const bool got = have && (held ? (cur.hand_back(ahead), true) : cur.template take<gq::mo::relaxed>(ahead, &u, err));
-      const int64_t begin = !got ? 0 : has_row ? tickets.row_begin : g.indptr[u];
-      const int64_t row_end = !got ? 0 : has_row ? tickets.row_end : g.indptr[u + 1];
-      held = has_row = false;
+      const int64_t begin = !got ? 0 : held ? tickets.row_begin : g.indptr[u];
+      const int64_t row_end = !got ? 0 : held ? tickets.row_end : g.indptr[u + 1];
+      held = false;
       expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit);
       const uint64_t drawn = gq::wave_faa_finish(redraw);
       ahead = spent ? drawn : have ? kTaken : ahead;
