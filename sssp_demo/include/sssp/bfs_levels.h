@@ -47,6 +47,19 @@ struct BfsGraph {
   uint32_t n;
 };
 
+// The heads of a small row's first batch (edges begin .. begin + kEdgeBatch - 1 below its end, 0
+// past it), read before the level that expands the row: the queue form's pollers read them while
+// they wait at the barrier (bfs_queue.h, TicketsAhead), so the level's first step is the CASes.
+struct RowHeads {
+  uint32_t v[kEdgeBatch] = {};
+  // The heads as expand_row's first small-row batch reads them, from row [begin, end).
+  GQ_HD GQ_INLINE void read(const BfsGraph& g, int64_t begin, int64_t end) {
+    const bool small = end - begin <= (int64_t)kWarp;
+    for (uint32_t j = 0; j < kEdgeBatch; ++j)
+      v[j] = small && begin + (int64_t)j < end ? (uint32_t)g.indices[begin + j] : 0u;
+  }
+};
+
 struct BfsState {
   uint32_t* depth;     // [n] kUnvisited, but the source's 0
   uint32_t* parent;    // [n] kUnvisited
@@ -70,15 +83,17 @@ struct BfsCounts {
 // `look`: a plain load of the depth before the CAS. On a dense level most edges meet a visited
 // vertex, and a load is cheaper than a failed CAS on the L2; on a small level (a road graph's,
 // latency-bound) it is one more round trip in the chain, and the CAS alone decides.
+// `ahead`: the batch's heads are `heads` already (read before the level: RowHeads), not loads.
 template <class Emit>
 GQ_HD GQ_INLINE void visit_edges(const BfsGraph& g, const BfsState& s, uint32_t u, int64_t k, int64_t end,
-                                 int64_t stride, bool look, uint32_t level, BfsCounts& c, Emit& emit) {
+                                 int64_t stride, bool look, uint32_t level, BfsCounts& c, Emit& emit,
+                                 bool ahead = false, const RowHeads& heads = RowHeads{}) {
   uint32_t v[kEdgeBatch];
   bool fresh[kEdgeBatch];
   for (uint32_t j = 0; j < kEdgeBatch; ++j) {
     const int64_t e = k + (int64_t)j * stride;
     fresh[j] = e < end;
-    v[j] = fresh[j] ? (uint32_t)g.indices[e] : 0u;
+    v[j] = fresh[j] ? (ahead ? heads.v[j] : (uint32_t)g.indices[e]) : 0u;
     c.edges += fresh[j] ? 1u : 0u;
   }
   if (look)
@@ -96,11 +111,13 @@ GQ_HD GQ_INLINE void visit_edges(const BfsGraph& g, const BfsState& s, uint32_t 
 GQ_HD GQ_INLINE bool looks_first(const Grid& grid, uint32_t count) { return count >= grid.size(); }
 
 // The neighbours of each lane's vertex u (`have`), claimed for `level` (u's depth + 1), whose row
-// is [begin, end) of `g.indices` (expand, below, reads it).
+// is [begin, end) of `g.indices` (expand, below, reads it). `ahead`: `heads` holds the row's first
+// batch (RowHeads::read), which a small row then does not load.
 template <class Emit>
 GQ_HD GQ_INLINE void expand_row(const BfsGraph& g, const BfsState& s, uint32_t u, bool have, int64_t begin,
                                 int64_t end, uint32_t level, bool look, uint32_t* chunk_count, BfsCounts& c,
-                                const gq::ErrorFlag& err, Emit& emit) {
+                                const gq::ErrorFlag& err, Emit& emit, bool ahead = false,
+                                const RowHeads& heads = RowHeads{}) {
   const int64_t deg = end - begin;
   if (have) ++c.expanded;
   // Hubs: their chunks go to the grid after the drain.
@@ -115,7 +132,7 @@ GQ_HD GQ_INLINE void expand_row(const BfsGraph& g, const BfsState& s, uint32_t u
   const bool small = deg <= (int64_t)kWarp;
   for (int64_t j = 0;; j += kEdgeBatch) {
     if (!gq::ballot(kFullWarp, small && j < deg)) break;
-    visit_edges(g, s, u, begin + j, small ? end : begin, 1, look, level, c, emit);
+    visit_edges(g, s, u, begin + j, small ? end : begin, 1, look, level, c, emit, ahead && j == 0, heads);
   }
   // Medium rows: the warp scans them one after another, a lane per edge, kEdgeBatch edges a lane
   // a step.

@@ -209,7 +209,9 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
 // its slot (Sfq::peek) until it finds the element or the barrier is over, and the next level's
 // first turn starts from the element in hand (`held`) rather than from the slot's read, a round
 // trip after the barrier that compaction's frontier read matches and nothing here overlapped.
-// With the element the lane reads its row's bounds (indptr), the next round trip of that chain.
+// With the element the lane reads its row's bounds (indptr), the next round trip of that chain,
+// and then a small row's first heads (RowHeads, bfs_levels.h): graph data, so the level's first
+// turn starts with the CASes, the first step that must wait for the barrier.
 // Only a look: the element counts as taken when the level takes it (Sfq::hand_back), and expanding
 // it still waits for the barrier. A ticket whose element is seen is below the next level's end: the
 // element was put, so its ticket had been drawn from Tail before the barrier.
@@ -218,7 +220,13 @@ GQ_HD inline void bfs_queue_levels(const Grid& grid, const BfsGraph& g, const Bf
 // Delaunay-21 5.85 -> 5.62 (0.95x -> 0.98x), Kron-21 1.44 -> 1.42; the look without the row's
 // bounds gained less than half of that (road-2M 11.69). A block's warp 0 cannot look then: its
 // thread 0 waits at the grid barrier. It looked once just after the release (run 380: road-2M
-// 11.48 -> 11.20 ms) until it became a waiter warp with no tickets (run 388, below).
+// 11.48 -> 11.20 ms) until it became a waiter warp with no tickets (run 388, below). The heads
+// (run 395, an H100, the same measure): road-2M 11.00 -> 10.27 ms (0.99x -> 1.06x compaction),
+// road-24M 44.85 -> 42.47 (1.05x -> 1.11x), Delaunay-21 5.57 -> 5.34 (1.00x -> 1.04x), Kron-21
+// even; 80 registers, as before. The level's last item is in hand later (0.51 -> 0.64 us after the
+// first release on road-2M: a block leaves its wait with its slowest poller's step) and its
+// expansion ends sooner (2.78 -> 2.40 us). Two batches' heads (8) gained Delaunay-21 another 1 %
+// and cost the road graphs 2 % (90 registers).
 constexpr uint64_t kTaken = ~0ull;  // a lane's ticket once its element is taken (below)
 constexpr bool kBfsWaiterWarp = GQ_DEVICE_BUILD;  // a warp a block that only waits (below)
 template <class Q>
@@ -227,12 +235,13 @@ struct TicketsAhead {
   static constexpr bool kPolls = true;
   static constexpr uint32_t kWord = 3;  // verdict's word after sync_read's two values
   LevelPair<Q> q;
-  const int64_t* indptr;
+  BfsGraph g;
   uint64_t ahead = 0, ahead_next = 0, end = 0, end_next = 0;
   uint32_t epoch = 0, next = 0;  // next: the level whose queue `ahead` is on (after swap)
   uint32_t item = 0;             // the element of ticket `ahead`, when held
   bool held = false;
   int64_t row_begin = 0, row_end = 0;  // its row, when held (a step reads both)
+  RowHeads heads;                      // and the row's first heads (the same step)
 
   // A ticket a little past the end whose element this lane has not seen yet.
   GQ_HD bool wants() const { return !held && ahead != kTaken && ahead - end < kPollWindow; }
@@ -241,8 +250,9 @@ struct TicketsAhead {
     if (wants()) {
       held = q[next].template peek<gq::mo::relaxed>(ahead, &item);
       if (held) {
-        row_begin = indptr[item];
-        row_end = indptr[item + 1];
+        row_begin = g.indptr[item];
+        row_end = g.indptr[item + 1];
+        heads.read(g, row_begin, row_end);
       }
     } else {
       uint32_t ns = 64;
@@ -285,7 +295,7 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
   uint32_t* ctl = grid.ctl;
   const gq::ErrorFlag& err = grid.err;
   BatchEmit<Q> emit{q, err};
-  TicketsAhead<Q> tickets{q, g.indptr};
+  TicketsAhead<Q> tickets{q, g};
   if (kBfsWaiterWarp && grid.thread < kWarp) {
     tickets.ahead = tickets.ahead_next = kTaken;  // the waiter: no tickets, no level work
   } else {
@@ -315,8 +325,8 @@ GQ_HD inline void bfs_queue_blocking_levels(const Grid& grid, const BfsGraph& g,
       const bool got = have && (held ? (cur.hand_back(ahead), true) : cur.template take<gq::mo::relaxed>(ahead, &u, err));
       const int64_t begin = !got ? 0 : held ? tickets.row_begin : g.indptr[u];
       const int64_t row_end = !got ? 0 : held ? tickets.row_end : g.indptr[u + 1];
+      expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit, held, tickets.heads);
       held = false;
-      expand_row(g, s, u, got, begin, row_end, level + 1, look, chunk_count, c, err, emit);
       const uint64_t drawn = gq::wave_faa_finish(redraw);
       ahead = spent ? drawn : have ? kTaken : ahead;
       // The flag only where another turn follows: after the last, the barrier reads it anyway,
