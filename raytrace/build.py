@@ -39,6 +39,8 @@ def _cpu_library(kind_id: int, defines: tuple[str, ...]) -> ctypes.CDLL:
     scene = [p, u32, p, p, u32, p, p, p, p, u32, p, u32, p, u32, p, u32, u32, u32, u32, u32]  # RT_SCENE_ARGS
     lib.rt_queue_words.restype = u64
     lib.rt_queue_words.argtypes = [u64, u64]
+    lib.rt_tile_capacity.restype = u64
+    lib.rt_tile_capacity.argtypes = [u64, u32, u32, u64]
     lib.rt_tile_order.restype = u32
     lib.rt_tile_order.argtypes = [u32, u32, u32, u32, p]
     lib.rt_tile_queue_words.restype = None

@@ -31,10 +31,11 @@ def scene_args(a: SceneArrays, opts: RenderOptions) -> tuple:
             _p(a.mesh_nodes), a.nmesh_nodes, _p(a.tris), a.ntris, opts.width, opts.height, opts.spp, a.max_depth)
 
 
-def tile_layout(lib, opts: RenderOptions, threads: int) -> tuple[int, int, int]:
-    """(capacity, words per tile queue, tiles): each tile's queue holds at most its own blocks, and
-    every worker thread is a queue user."""
-    capacity = tile_capacity(opts)
+def tile_layout(lib, opts: RenderOptions, threads: int, max_depth: int) -> tuple[int, int, int]:
+    """(capacity, words per tile queue, tiles): each tile's queue holds its own blocks (a blocking
+    kind's every ticket its render can draw: rt::tile_queue_capacity), and every worker thread is
+    a queue user."""
+    capacity = int(lib.rt_tile_capacity(tile_capacity(opts), opts.spp, max_depth, threads))
     return capacity, int(lib.rt_queue_words(capacity, threads)), opts.tiles[0] * opts.tiles[1]
 
 
@@ -52,7 +53,7 @@ def render_cpu(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=No
         call = lambda: lib.rt_cpu_compaction(*args, _p(pool), _p(lists[0]), _p(lists[1]), threads,  # noqa: E731
                                              _p(done), _p(counts))
     else:
-        capacity, stride, tiles = tile_layout(lib, opts, threads)
+        capacity, stride, tiles = tile_layout(lib, opts, threads, a.max_depth)
         queues = np.empty(tiles * stride, np.uint64)
         masks = np.empty(screen_blocks(opts), np.uint32)  # written by the seeding (rt/tile_queues.h)
         tx, ty = opts.tiles

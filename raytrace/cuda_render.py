@@ -180,14 +180,14 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
             raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
                           "on this GPU at once (its workers wait on each other's rays)")
         tx, ty = opts.tiles
-        capacity = tile_capacity(opts)
         blocks = screen_blocks(opts)
-        out = cupy.zeros(4, cupy.uint64)
-        mod.get_function("rt_tile_layout")((1,), (1,), (u64(capacity), u64(threads), out))
+        out = cupy.zeros(5, cupy.uint64)
+        mod.get_function("rt_tile_layout")((1,), (1,), (u64(tile_capacity(opts)), u64(threads), u32(opts.spp),
+                                                        u32(a.max_depth), out))
         # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's and
         # G-WFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
         # seeders a warp enqueue them, and set the order they are queued in (kernels/render.cu).
-        users, stride, seeders, filled = (int(x) for x in out.get())
+        users, stride, seeders, filled, capacity = (int(x) for x in out.get())
         words = stride * tx * ty
         queues = cupy.empty(words, cupy.uint64)
         masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding

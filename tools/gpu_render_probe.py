@@ -88,6 +88,13 @@ configs = [  # (label, defines, options)
     ("ymc 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="ymc", tiles=(2, 2))),
     ("ymc 2x2, requeues first", ("RT_QUEUE_OVERLAP=0",), dict(queue="ymc", tiles=(2, 2))),
     ("ymc 2x2, hot words 128 B apart", ("GQ_HOT_STRIDE_WORDS=16",), dict(queue="ymc", tiles=(2, 2))),
+    # SFQ through its blocking interface (rt/tile_queues_blocking.h): tickets held ahead
+    ("sfq 2x2", (), dict(queue="sfq", tiles=(2, 2))),
+    ("sfq 1x1", (), dict(queue="sfq", tiles=(1, 1))),
+    ("sfq 4x4", (), dict(queue="sfq", tiles=(4, 4))),
+    ("sfq 2x2, up to 2 a round", ("RT_ROUND_BLOCKS=2",), dict(queue="sfq", tiles=(2, 2))),
+    ("sfq 2x2, up to 8 a round", ("RT_ROUND_BLOCKS=8",), dict(queue="sfq", tiles=(2, 2))),
+    ("sfq 2x2, reserve 0", ("RT_RESERVE_ROUNDS=0",), dict(queue="sfq", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")

@@ -6,7 +6,7 @@
 #endif
 #include <rt/compaction.h>
 #include <rt/render_args.h>
-#include <rt/tile_queues.h>
+#include <rt/tile_queues_blocking.h>
 
 #include <thread>
 #include <vector>
@@ -38,6 +38,11 @@ extern "C" {
 int rt_abi_version() { return 3; }
 
 uint64_t rt_queue_words(uint64_t capacity, uint64_t threads) { return gq::Queue::words(capacity, threads); }
+
+// rt::tile_queue_capacity for `workers` one-thread workers (kernels/render.cu's rt_tile_layout).
+uint64_t rt_tile_capacity(uint64_t blocks, uint32_t spp, uint32_t max_depth, uint64_t workers) {
+  return rt::tile_queue_capacity(blocks, spp, max_depth, workers);
+}
 
 // rt::build_tile_queues for `users` queue users into `out` (tiles * stride words) and `masks`
 // (tests/raytrace/test_tile_fill.py holds rt_tiles_init's words against these).
@@ -114,12 +119,12 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t*
   // the seeding enqueues them and writes their masks.
   rt::build_tile_queues(g, tq, masks, 0, 1);
   if (!rt::kSeedByFill)
-    for (uint32_t b = 0; b < g.blocks().count(); ++b) rt::seed_block(g, tq, masks, b, b % nthreads, err);
+    for (uint32_t b = 0; b < g.blocks().count(); ++b) rt::seed_tile_block(g, tq, masks, b, b % nthreads, err);
   if (err.raised()) return gq::load<gq::mo::acquire>(err_words);
   run_threads(nthreads, [&](uint32_t tid) {
     RayCounts c{0, 0, 0};
     // Workers spread over the tiles as GPU blocks do.
-    rt::tile_worker(p, pool, masks, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, tid, 1u, nthreads,
+    rt::tile_work(p, pool, masks, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, tid, 1u, nthreads,
                     (uint64_t)width * height * spp, samples_done, c, err);
     add_counts(counts, c);
   });

@@ -34,7 +34,7 @@
 #include <rt/compaction.h>
 #include <rt/pixel_order.h>
 #include <rt/render_args.h>
-#include <rt/tile_queues.h>
+#include <rt/tile_queues_blocking.h>
 
 // RT_MIN_BLOCKS: a measuring aid for tools/gpu_render_probe.py (more blocks, fewer registers).
 // Runs 115-116, cornell / spheres100: compaction at 5 blocks 0.84 -> 0.86 / 2.67 -> 3.01 ms; the
@@ -197,15 +197,20 @@ __device__ __forceinline__ uint64_t tile_seeders(uint64_t threads) {
   return (uint64_t)tile_warps(threads) * kSeedersPerWarp;
 }
 
-// The tile queues for `threads` workers: out[0] = their queue users, out[1] = the words of one
-// queue of `capacity` blocks, out[2] = the seeding threads, out[3] = 1 if rt_tiles_init builds the
-// queues holding their blocks (rt::kSeedByFill; then there is no rt_tiles_seed to launch).
-extern "C" __global__ void rt_tile_layout(uint64_t capacity, uint64_t threads, uint64_t* out) {
+// The tile queues for `threads` workers, whose tiles own at most `blocks` blocks each: out[0] =
+// their queue users, out[1] = the words of one queue, out[2] = the seeding threads, out[3] = 1 if
+// rt_tiles_init builds the queues holding their blocks (rt::kSeedByFill; then there is no
+// rt_tiles_seed to launch), out[4] = a queue's capacity (rt::tile_queue_capacity: `blocks`, or
+// for a blocking kind every ticket a render of `spp` samples and `max_depth` bounces can draw).
+extern "C" __global__ void rt_tile_layout(uint64_t blocks, uint64_t threads, uint32_t spp, uint32_t max_depth,
+                                          uint64_t* out) {
   if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  const uint64_t capacity = rt::tile_queue_capacity(blocks, spp, max_depth, tile_warps(threads));
   out[0] = tile_users(threads);
   out[1] = gq::Queue::words(capacity, tile_users(threads));
   out[2] = tile_seeders(threads);
   out[3] = rt::kSeedByFill ? 1u : 0u;
+  out[4] = capacity;
 }
 
 // The tile queues, tiles * stride words (rt::build_tile_queues: filled under rt::kSeedByFill, with
@@ -232,7 +237,7 @@ extern "C" __global__ void rt_tiles_seed(uint64_t* base, uint64_t stride, uint64
   const uint32_t user = blockIdx.x * blockDim.x + threadIdx.x;
   if (user >= seeders) return;
   const gq::ErrorFlag err{err_words};
-  for (uint32_t b = user; b < blocks; b += seeders) rt::seed_block(g, tq, masks, b, user, err);
+  for (uint32_t b = user; b < blocks; b += seeders) rt::seed_tile_block(g, tq, masks, b, user, err);
 }
 
 // The persistent workers: warp w's lane of rank r < rt::kRoundUsers is queue user
@@ -251,7 +256,7 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   const rt::TileGrid g{width, height, tiles_x, tiles_y};
   const rt::TileQueues tq{base, stride, capacity, tile_users(nthreads)};
   RayCounts c{0, 0, 0};
-  rt::tile_worker(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundUsers, members,
+  rt::tile_work(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundUsers, members,
                   tile_warps(nthreads), (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }

@@ -48,18 +48,21 @@ def test_gpu_tile_queues_are_built_as_on_the_cpu(queue, width, height, tiles, th
     kind = QUEUES[queue]
     mod = cuda_module(kind.kind_id)
     opts = RenderOptions(width=width, height=height, spp=1, tiles=tiles)
-    capacity, blocks = tile_capacity(opts), screen_blocks(opts)
-    out = cupy.zeros(4, cupy.uint64)
-    mod.get_function("rt_tile_layout")((1,), (1,), (np.uint64(capacity), np.uint64(threads), out))
-    users, stride, _, filled = (int(x) for x in out.get())
+    blocks = screen_blocks(opts)
+    out = cupy.zeros(5, cupy.uint64)
+    mod.get_function("rt_tile_layout")((1,), (1,), (np.uint64(tile_capacity(opts)), np.uint64(threads),
+                                                    np.uint32(opts.spp), np.uint32(2), out))
+    users, stride, _, filled, capacity = (int(x) for x in out.get())
     assert filled == (queue in ("glfq", "gwfq"))
+    lib = cpu_library(kind.kind_id)
+    # The capacity rule is the CPU build's for the same workers (warps here, threads there).
+    assert capacity == lib.rt_tile_capacity(tile_capacity(opts), opts.spp, 2, (threads + 31) // 32)
     words = stride * tiles[0] * tiles[1]
     got, got_masks = cupy.zeros(words, cupy.uint64), cupy.zeros(blocks, cupy.uint32)
     u32, u64 = np.uint32, np.uint64
     mod.get_function("rt_tiles_init")(((min(words, threads) + 255) // 256,), (256,),
                                       (got, u64(stride), u64(capacity), u64(users), u32(width), u32(height),
                                        u32(tiles[0]), u32(tiles[1]), got_masks))
-    lib = cpu_library(kind.kind_id)
     assert lib.rt_queue_words(capacity, users) == stride
     want, want_masks = np.zeros(words, np.uint64), np.zeros(blocks, np.uint32)
     lib.rt_tile_queue_words(width, height, tiles[0], tiles[1], stride, capacity, users, want.ctypes.data,

@@ -275,6 +275,48 @@ static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one de
 constexpr uint32_t kRoundOps = 2 * kRoundBlocks;
 constexpr uint32_t kRoundUsers = RT_QUEUE_OVERLAP ? kRoundOps : kRoundBlocks;
 
+// A worker's tracing of one round: the live pixels of the blocks in the slots `got` (item[j],
+// kFreshItem set while the block has not been traced) dealt out densely to the lanes, as a
+// compaction wave packs its survivors (a block that comes back with few live lanes does not leave
+// the rest of the warp idle), each lane tracing a pixel's path up to its next reflection or its
+// last sample (on the host the one thread traces them all, one after another). back[j] (zero on
+// entry, warp-uniform on return): the lanes of slot j's block whose paths go on, with which it goes
+// back into its tile's queue. Ends with the lanes' pool entries ordered before what comes next
+// (the requeues, whose enqueues hand the blocks on).
+GQ_HD GQ_INLINE void trace_round(const RenderParams& p, PathState* pool, const uint32_t* masks, const ScreenBlocks& blocks,
+                                 uint32_t got, const uint32_t (&item)[kRoundBlocks], uint32_t rank, uint32_t nlanes,
+                                 uint32_t members, uint64_t* samples_done, RayCounts& c, uint32_t (&back)[kRoundBlocks]) {
+  uint32_t live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
+  // One copy of first_pixel's division, not kRoundBlocks (these arrays live in local memory anyway).
+#pragma unroll 1
+  for (uint32_t j = 0; j < kRoundBlocks; ++j) {
+    const bool has = (got >> j) & 1u;
+    live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
+    first[j] = has ? blocks.first_pixel(item[j] & ~kFreshItem) : 0u;
+    pixels += gq::popcount(live[j]);
+  }
+  // Live pixel w is block j's n-th live lane, counting the blocks in slot order. One loop and
+  // one call site, so advance_path is inlined once (rt/compaction.h, run 21).
+  for (uint32_t w = rank; w < pixels; w += nlanes) {
+    uint32_t j = 0, n = w;
+    while (n >= gq::popcount(live[j])) n -= gq::popcount(live[j++]);
+    const uint32_t lane = nth_set_bit(live[j], n);
+    const uint32_t pixel = blocks.pixel_at(first[j], lane);
+    PathState st = (item[j] & kFreshItem) ? fresh_path() : pool[pixel];
+    Next next;
+    for (;;) {  // one count site, one copy of the warp-aggregated add
+      next = advance_path<RT_TILE_ONE_TRAVERSAL != 0>(p, st, pixel, c);
+      if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);  // a sample ended
+      if (!RT_TILE_SAMPLES || next != kNextSample) break;
+    }
+    pool[pixel] = st;
+    if (next != kPixelDone) back[j] |= 1u << lane;  // the pixel stays live: its block goes back
+  }
+  for (uint32_t j = 0; j < kRoundBlocks; ++j) back[j] = gq::reduce_or(members, back[j]);
+  // Every lane's pool entries before the requeues (release) hand the blocks on.
+  gq::sync_lanes(members);
+}
+
 // One persistent worker: the lanes `members` of one warp (on the host, one thread: the caller's
 // own bit), one of `workers`. Its lane of rank r < kRoundUsers is queue user `user` + r (on the
 // host the thread makes all of a round's operations as `user`). `home` is its tile (all workers of
@@ -285,11 +327,8 @@ constexpr uint32_t kRoundUsers = RT_QUEUE_OVERLAP ? kRoundOps : kRoundBlocks;
 // a ballot or a broadcast, so the lanes meet at the top of every round and leave together. A round:
 // the queue phase, in which the blocks of the last round whose lanes reflected go back to their
 // tiles' queues while up to k blocks are dequeued, every operation at once on a lane of its own
-// (on the host one after another, the requeues first); then the live pixels of the blocks taken
-// are dealt out to the lanes in turn, densely, as a compaction wave packs its survivors (a block
-// that comes back with few live lanes does not leave the rest of the warp idle), each lane tracing
-// a pixel's path up to its next reflection or its last sample (on the host the one thread traces
-// them all, one after another).
+// (on the host one after another, the requeues first); then the blocks taken are traced
+// (trace_round).
 //
 // Why the requeues wait for the next round's dequeues: a queue operation is a chain of dependent
 // atomics, and the round's dequeues and requeues used to be two such chains one after the other
@@ -404,35 +443,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
-    uint32_t live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
-    // One copy of first_pixel's division, not kRoundBlocks (these arrays live in local memory anyway).
-#pragma unroll 1
-    for (uint32_t j = 0; j < kRoundBlocks; ++j) {
-      const bool has = (got >> j) & 1u;
-      live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
-      first[j] = has ? blocks.first_pixel(item[j] & ~kFreshItem) : 0u;
-      pixels += gq::popcount(live[j]);
-    }
-    // Live pixel w is block j's n-th live lane, counting the blocks in slot order. One loop and
-    // one call site, so advance_path is inlined once (rt/compaction.h, run 21).
-    for (uint32_t w = rank; w < pixels; w += nlanes) {
-      uint32_t j = 0, n = w;
-      while (n >= gq::popcount(live[j])) n -= gq::popcount(live[j++]);
-      const uint32_t lane = nth_set_bit(live[j], n);
-      const uint32_t pixel = blocks.pixel_at(first[j], lane);
-      PathState st = (item[j] & kFreshItem) ? fresh_path() : pool[pixel];
-      Next next;
-      for (;;) {  // one count site, one copy of the warp-aggregated add
-        next = advance_path<RT_TILE_ONE_TRAVERSAL != 0>(p, st, pixel, c);
-        if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);  // a sample ended
-        if (!RT_TILE_SAMPLES || next != kNextSample) break;
-      }
-      pool[pixel] = st;
-      if (next != kPixelDone) back[j] |= 1u << lane;  // the pixel stays live: its block goes back
-    }
-    for (uint32_t j = 0; j < kRoundBlocks; ++j) back[j] = gq::reduce_or(members, back[j]);
-    // Every lane's pool entries before the requeues (release) hand the blocks on.
-    gq::sync_lanes(members);
+    trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, samples_done, c, back);
     if (sampled) {
       prof.add(kProfDequeue, t_dequeued - t_top);
       prof.add(kProfTrace, prof.now() - t_dequeued);
