@@ -184,8 +184,8 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         out = cupy.zeros(5, cupy.uint64)
         mod.get_function("rt_tile_layout")((1,), (1,), (u64(tile_capacity(opts)), u64(threads), u32(opts.spp),
                                                         u32(a.max_depth), out))
-        # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's and
-        # G-WFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
+        # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's, G-WFQ's
+        # and SFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
         # seeders a warp enqueue them, and set the order they are queued in (kernels/render.cu).
         users, stride, seeders, filled, capacity = (int(x) for x in out.get())
         words = stride * tx * ty

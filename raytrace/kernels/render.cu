@@ -177,7 +177,7 @@ __device__ __forceinline__ uint64_t tile_users(uint64_t threads) {
   return (uint64_t)tile_warps(threads) * rt::kRoundUsers;
 }
 
-// The threads that seed the queues built empty (every kind but G-LFQ and G-WFQ, whose queues
+// The threads that seed the queues built empty (every kind but G-LFQ, G-WFQ and SFQ, whose queues
 // rt_tiles_init builds holding their blocks in block order: rt::kSeedByFill): RT_SEEDERS_PER_WARP
 // a worker warp (no more than its queue users, rt::kRoundUsers), each queue user 0, 1, ... The
 // count sets the order in which a tile's blocks enter its queue, and so the order the workers take

@@ -10,7 +10,7 @@ import pytest
 from queues_cuda.cpu_runtime import fill_queue, fill_skips, make_queue, run_sequential
 from queues_cuda.queues import ALL_QUEUE_KINDS, QUEUES
 
-FILLED = ("glfq", "gwfq")
+FILLED = ("glfq", "gwfq", "sfq")
 # (capacity, threads, items): empty, full, part full, more users than room, one slot.
 SHAPES = [(1, 1, 0), (1, 1, 1), (5, 3, 3), (8, 32, 8), (64, 16, 40), (100, 4, 0), (37, 37, 36)]
 

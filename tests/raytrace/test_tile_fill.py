@@ -53,7 +53,7 @@ def test_gpu_tile_queues_are_built_as_on_the_cpu(queue, width, height, tiles, th
     mod.get_function("rt_tile_layout")((1,), (1,), (np.uint64(tile_capacity(opts)), np.uint64(threads),
                                                     np.uint32(opts.spp), np.uint32(2), out))
     users, stride, _, filled, capacity = (int(x) for x in out.get())
-    assert filled == (queue in ("glfq", "gwfq"))
+    assert filled == (queue in ("glfq", "gwfq", "sfq"))
     lib = cpu_library(kind.kind_id)
     # The capacity rule is the CPU build's for the same workers (warps here, threads there).
     assert capacity == lib.rt_tile_capacity(tile_capacity(opts), opts.spp, 2, (threads + 31) // 32)

@@ -6,8 +6,8 @@
 // 1920x1080) paid a launch of k real enqueues, each a chain of dependent atomics, before its
 // workers could start (0.05 ms of a 0.9 ms cornell render on the H200, run 161). The state those
 // enqueues reach from a fresh queue is fixed: each takes the next free index in order and puts it
-// behind the last. A queue whose state it can write (G-LFQ and G-WFQ: Glfq::filled_word,
-// Gwfq::filled_word) is built in it; any other is built empty and the caller enqueues
+// behind the last. A queue whose state it can write (G-LFQ, G-WFQ and SFQ: Glfq::filled_word,
+// Gwfq::filled_word, SfqView::filled_word) is built in it; any other is built empty and the caller enqueues
 // (queue_can_fill says which). Nothing about the queue's operations changes, and a state reached
 // by sequential operations before any concurrent one is a legal start for every history.
 // tests/queues_cuda/test_queue_fill.py holds each filled state against real enqueues.

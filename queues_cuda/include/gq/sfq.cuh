@@ -67,6 +67,17 @@ struct SfqView {
     stat_sum(stat_rows(base, n, threads), threads, out);
   }
   GQ_HD static uint64_t initial_word(uint64_t, uint64_t, uint64_t) { return 0; }
+  // The queue as one thread leaves it after enqueues of item(0), ..., item(k - 1) on a fresh queue,
+  // k <= n (queue_fill.cuh): Tail at k and slot j holding item(j) at lap 0's turn 1, word for word
+  // (blocking or not: the enqueues take tickets 0 .. k - 1 either way). The tile renderer's queues
+  // are built so (rt/tile_queues_blocking.h).
+  template <class Items>
+  GQ_HD static uint64_t filled_word(uint64_t i, uint64_t n, uint64_t, uint64_t k, const Items& item) {
+    if (i == kTail) return k;
+    if (i >= kSlots && i - kSlots < (k < n ? k : n)) return (1ull << 32) | item(i - kSlots);
+    return 0;
+  }
+  GQ_HD static bool fill_skips(uint64_t, uint64_t, uint64_t) { return false; }
 
   GQ_HD uint64_t* head() const { return base + kHead; }
   GQ_HD uint64_t* tail() const { return base + kTail; }
