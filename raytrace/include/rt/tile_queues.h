@@ -239,10 +239,15 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 // G-WFQ gained too (`gq bench render`, run 161 against 157: 9.9 against 8.9 G rays/s on
 // spheres100). G-WFQ-YMC and SFQ lost (YMC spheres100 13.8 ms at 8 against 8.6 at 4, run 162;
 // SFQ 79 against 97 M rays/s), for reasons not looked into (both slow with more queue users: 8
-// blocks a round make 16 a warp), so they keep 4.
+// blocks a round make 16 a warp), so they keep 4. SFQ's blocking form (rt/tile_queues_blocking.h),
+// whose queue work costs a round a few round trips rather than a chain, does best with small
+// rounds: up to 2 blocks (H100, run 398, tools/gpu_render_probe.py at 2x2, spheres100 / cornell)
+// 2.47 / 0.72 ms, at 4 2.59 / 0.75, at 8 2.66 / 0.78 (compaction 2.79 / 0.86).
 #ifndef RT_ROUND_BLOCKS
 #if GQ_QUEUE_KIND == 1 || GQ_QUEUE_KIND == 3  // G-LFQ, G-WFQ (gq/queue_select.cuh)
 #define RT_ROUND_BLOCKS 8
+#elif GQ_QUEUE_KIND == 2  // SFQ
+#define RT_ROUND_BLOCKS 2
 #else
 #define RT_ROUND_BLOCKS 4
 #endif
