@@ -23,6 +23,10 @@
 //
 // Termination comes from a device counter of finished samples, never from empty queues: an
 // empty queue may only mean that every remaining ray is in another worker's hands.
+//
+// This is the form for the non-waiting queue kinds (G-LFQ, G-WFQ, G-WFQ-YMC); a kind with a
+// blocking interface (SFQ) runs rt/tile_queues_blocking.h's, with tickets held ahead, over the
+// same rounds (trace_round) and seeding.
 #pragma once
 #include <gq/queue_fill.cuh>
 #include <gq/queue_op.cuh>
