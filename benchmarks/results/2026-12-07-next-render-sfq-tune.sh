@@ -7,8 +7,8 @@
 # 0.72 -> 0.70 ms; `gq bench render` SFQ about 1.13x / 1.2x compaction.
 # One call, in order of what matters: the suite's render GPU tests (every queue: the tile worker's
 # dispatch and trace_round are shared) and `gq bench render` (bvh, every queue) for README's table;
-# then tools/gpu_render_probe.py on both scenes (glfq 2x2; SFQ 2x2 at up to 1, 2 (default) and 3
-# blocks a round, 1x1, seeded by enqueues as in run 398, 5 and 6 blocks an SM); last, on an H200
+# then tools/gpu_render_probe.py on both scenes (SFQ 2x2 at up to 1, 2 (default) and 3 blocks a
+# round, 5 blocks an SM, 1x1, seeded by enqueues as in run 398); last, on an H200
 # only, the suite's BFS stage (issue 6 asks for an H200's figures). $OUT/t.tgz and the suites'
 # 0-suite.tgz after every step. About 6 minutes warm. Carry [".whl"] (trimesh).
 # device run, from the repository root: GQ_COMMIT=<sha> bash benchmarks/results/2026-12-07-next-render-sfq-tune.sh
@@ -20,7 +20,7 @@ GQ_STAGES="render-tests render-bench" GQ_RENDER_ACCELS=bvh GQ_RENDER_BENCH_S=240
 export PYTHONPATH=$PWD
 mkdir -p "$OUT/x"
 pack() { tar -czf "$OUT/t.tgz" -C "$OUT" x; }
-ROWS="glfq 2x2|sfq 2x2|sfq 2x2, up to 1 a round|sfq 2x2, up to 3 a round|sfq 1x1|sfq 2x2, seeded|sfq 2x2, 5 blocks an SM|sfq 2x2, 6 blocks an SM"
+ROWS="sfq 2x2|sfq 2x2, up to 1 a round|sfq 2x2, up to 3 a round|sfq 2x2, 5 blocks an SM|sfq 1x1|sfq 2x2, seeded"
 for s in spheres100 cornell; do
   timeout 200 python3 tools/gpu_render_probe.py "$OUT/x/probe-$s" --scene scenes/$s.toml --rows "$ROWS" 2>&1 \
     | grep -v -i warn | tee "$OUT/x/probe-$s.log"
