@@ -66,7 +66,7 @@ def describe_backend(requested: str) -> tuple[str, str]:
 @click.option("--spp", type=int, default=None, help=f"Samples per pixel, 1..{MAX_SPP} [default: the scene's].")
 @click.option("--renderer", default="queue", show_default=True,
               help="queue (tile-based persistent wavefront on a GPU queue) or compaction (the baseline).")
-@click.option("--queue", default=None, help=f"Work queue of the queue renderer: {', '.join(QUEUES)} [default: glfq].")
+@click.option("--queue", default=None, help=f"Work queue of the queue renderer: {', '.join(QUEUES)} [default: sfq].")
 @click.option("--tiles", default="2x2", show_default=True, help="Tiles across x down the image, as TXxTY.")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 @click.option("--threads", type=int, default=None, help="CPU worker threads, or GPU threads [default: chosen to fit].")

@@ -49,7 +49,9 @@ class RenderOptions:
     height: int
     spp: int
     renderer: str = "queue"
-    queue: str = "glfq"
+    # SFQ through its blocking interface is the fastest tile queue (H100, run 399: 1.12x / 1.17x
+    # compaction on spheres100 / cornell, G-LFQ 0.97x / 0.95x; rt/tile_queues_blocking.h)
+    queue: str = "sfq"
     tiles: tuple[int, int] = (2, 2)  # run 116: G-LFQ 1.24 / 5.00 ms at 2x2, 1.39 / 5.39 at 4x4 (cornell / spheres100)
     backend: str = "auto"
     threads: int | None = None
