@@ -284,7 +284,8 @@ static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one de
 constexpr uint32_t kRoundOps = 2 * kRoundBlocks;
 constexpr uint32_t kRoundUsers = RT_QUEUE_OVERLAP ? kRoundOps : kRoundBlocks;
 
-// A worker's tracing of one round: the live pixels of the blocks in the slots `got` (item[j],
+// A worker's tracing of one round (N slots: kRoundBlocks, or one more in the blocking form's): the
+// live pixels of the blocks in the slots `got` (item[j],
 // kFreshItem set while the block has not been traced) dealt out densely to the lanes, as a
 // compaction wave packs its survivors (a block that comes back with few live lanes does not leave
 // the rest of the warp idle), each lane tracing a pixel's path up to its next reflection or its
@@ -292,13 +293,14 @@ constexpr uint32_t kRoundUsers = RT_QUEUE_OVERLAP ? kRoundOps : kRoundBlocks;
 // entry, warp-uniform on return): the lanes of slot j's block whose paths go on, with which it goes
 // back into its tile's queue. Ends with the lanes' pool entries ordered before what comes next
 // (the requeues, whose enqueues hand the blocks on).
+template <uint32_t N>
 GQ_HD GQ_INLINE void trace_round(const RenderParams& p, PathState* pool, const uint32_t* masks, const ScreenBlocks& blocks,
-                                 uint32_t got, const uint32_t (&item)[kRoundBlocks], uint32_t rank, uint32_t nlanes,
-                                 uint32_t members, uint64_t* samples_done, RayCounts& c, uint32_t (&back)[kRoundBlocks]) {
-  uint32_t live[kRoundBlocks], first[kRoundBlocks], pixels = 0;
-  // One copy of first_pixel's division, not kRoundBlocks (these arrays live in local memory anyway).
+                                 uint32_t got, const uint32_t (&item)[N], uint32_t rank, uint32_t nlanes,
+                                 uint32_t members, uint64_t* samples_done, RayCounts& c, uint32_t (&back)[N]) {
+  uint32_t live[N], first[N], pixels = 0;
+  // One copy of first_pixel's division, not N (these arrays live in local memory anyway).
 #pragma unroll 1
-  for (uint32_t j = 0; j < kRoundBlocks; ++j) {
+  for (uint32_t j = 0; j < N; ++j) {
     const bool has = (got >> j) & 1u;
     live[j] = has ? masks[item[j] & ~kFreshItem] : 0u;
     first[j] = has ? blocks.first_pixel(item[j] & ~kFreshItem) : 0u;
@@ -321,7 +323,7 @@ GQ_HD GQ_INLINE void trace_round(const RenderParams& p, PathState* pool, const u
     pool[pixel] = st;
     if (next != kPixelDone) back[j] |= 1u << lane;  // the pixel stays live: its block goes back
   }
-  for (uint32_t j = 0; j < kRoundBlocks; ++j) back[j] = gq::reduce_or(members, back[j]);
+  for (uint32_t j = 0; j < N; ++j) back[j] = gq::reduce_or(members, back[j]);
   // Every lane's pool entries before the requeues (release) hand the blocks on.
   gq::sync_lanes(members);
 }

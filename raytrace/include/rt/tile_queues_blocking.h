@@ -20,16 +20,21 @@
 // reflection or through all its samples, so a block has at most spp * (max_depth + 1) rounds (also
 // with RT_TILE_SAMPLES=0, a segment a round). A ticket drawn past the tile's last element stays
 // unfilled until the render ends (the sample count ends it, as in tile_worker); each worker holds
-// at most kRoundBlocks. A ticket past the capacity anyway would be refused (peek never sees its
-// element): the idle budget then ends the kernel with the flag raised (kSiteTileIdle), and an
-// enqueue refused raises kCapacity.
+// at most kRoundBlocks such tickets (a stolen one is never unfilled: below). A ticket past the
+// capacity anyway would be refused (peek never sees its element): the idle budget then ends the
+// kernel with the flag raised (kSiteTileIdle), and an enqueue refused raises kCapacity.
 //
 // Stealing: a ticket, once drawn, must be taken, so a worker cannot try another tile's queue and
-// give up. A worker that found nothing in a round looks at one other tile's queue (the next in its
-// order, one a round) and, where that shows elements and the worker has a slot free, draws a
-// ticket there; the block it brings goes back into its own tile's queue. So every tile is drained
-// whoever's home it is (a tile may have no worker of its own when there are fewer workers than
-// tiles, or own no block), and idle workers help the tiles that still have work.
+// give up as tile_worker does. A worker that found nothing in a round looks at one other tile's
+// queue (the next in its order, one a round) and, where that shows an element, claims one ticket
+// there with a CAS from Head to Head + 1 below Tail (SFQ's non-waiting claim, tried once): such a
+// ticket's element has been enqueued or is being written, so it is never left waiting. It goes in
+// a slot of its own (kSlots = kRoundBlocks + 1, the last only for steals), and the block goes back
+// into its own tile's queue. So every tile is drained whoever's home it is (a tile has no worker of
+// its own when there are fewer workers than tiles), idle workers help the tiles that still have
+// work, and a worker's home tickets, which may wait for elements that never come, never keep it
+// from stealing: while any queue holds an element nobody holds a ticket for, every idle worker
+// still has its steal slot to claim it with (each steal is taken and traced within a round).
 #pragma once
 #include <gq/blocking.cuh>
 #include "tile_queues.h"
@@ -72,6 +77,11 @@ GQ_HD GQ_INLINE void seed_tile_block(const TileGrid& g, const TileQueues& tq, ui
 // A ticket slot that holds no ticket.
 constexpr uint64_t kNoTicket = ~0ull;
 
+// The blocking form's ticket slots: kRoundBlocks for the home queue, and one for steals.
+constexpr uint32_t kSlots = kRoundBlocks + 1;
+constexpr uint32_t kStealSlot = kRoundBlocks;
+static_assert(kSlots <= 32, "a slot a lane");
+
 // One persistent worker of the blocking form; the arguments are tile_worker's. Warp-uniform as
 // tile_worker is: slot j's tile, ticket, block and requeue lanes (tile[j], ticket[j], item[j],
 // back[j]) are the same in every lane, and the lane of rank j % nlanes makes slot j's accesses.
@@ -89,30 +99,11 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
   // As tile_worker's budget, but a wait looks at one other tile a round, not at every tile.
   gq::Spin idle(GQ_SPIN_BUDGET);
   uint32_t victim = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);  // the next tile to look at
-  uint32_t owner[kRoundBlocks];  // the lane that makes slot j's accesses
-  for (uint32_t j = 0; j < kRoundBlocks; ++j) owner[j] = gq::first_lane(gq::ballot(members, rank == j % nlanes));
-  uint64_t ticket[kRoundBlocks];
-  uint32_t tile[kRoundBlocks] = {}, item[kRoundBlocks] = {}, back[kRoundBlocks] = {};
-  for (uint32_t j = 0; j < kRoundBlocks; ++j) ticket[j] = kNoTicket;
-  // Elements tile t's queue shows (Tail - Head, which the tickets held ahead may take below zero),
-  // read by the leader for every lane.
-  auto shows = [&](uint32_t t) {
-    const auto q = one_lap_queue<Q>(tq, t);
-    int64_t n = 0;
-    if (gq::lane_id() == leader)
-      n = (int64_t)(gq::load<gq::mo::relaxed>(q.tail()) - gq::load<gq::mo::relaxed>(q.head()));
-    return (int64_t)gq::shuffle(members, (uint64_t)n, leader);
-  };
-  // Draws a ticket on tile t's queue into every slot in `draw` (one fetch-add for them all).
-  auto draw_tickets = [&](uint32_t draw, uint32_t t) {
-    for (uint32_t o = rank; o < kRoundBlocks; o += nlanes)
-      if ((draw >> o) & 1u) ticket[o] = gq::wave_faa<gq::mo::relaxed>(one_lap_queue<Q>(tq, t).head());
-    for (uint32_t j = 0; j < kRoundBlocks; ++j)
-      if ((draw >> j) & 1u) {
-        ticket[j] = gq::shuffle(members, ticket[j], owner[j]);
-        tile[j] = t;
-      }
-  };
+  uint32_t owner[kSlots];  // the lane that makes slot j's accesses
+  for (uint32_t j = 0; j < kSlots; ++j) owner[j] = gq::first_lane(gq::ballot(members, rank == j % nlanes));
+  uint64_t ticket[kSlots];
+  uint32_t tile[kSlots] = {}, item[kSlots] = {}, back[kSlots] = {};
+  for (uint32_t j = 0; j < kSlots; ++j) ticket[j] = kNoTicket;
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   bool traced = true;  // the last round traced blocks (or this is the first)
   for (;;) {
@@ -120,41 +111,52 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
     if (gq::ballot(members, err.raised() || done >= total) != 0) return;
     // The requeues: each block back into its tile's queue with its live lanes (written first: the
     // enqueue's release hands them on with the block).
-    for (uint32_t o = rank; o < kRoundBlocks; o += nlanes) {
+    for (uint32_t o = rank; o < kSlots; o += nlanes) {
       if (back[o] == 0) continue;
       const uint32_t b = item[o] & ~kFreshItem;
       masks[b] = back[o];
       if (!one_lap_queue<Q>(tq, tile[o]).enqueue(b, user + rank, err) && !err.raised())
         err.raise(gq::kCapacity, gq::kSiteTileEnqueue, b);
     }
-    for (uint32_t j = 0; j < kRoundBlocks; ++j) back[j] = 0;
-    // New tickets on the home queue for empty slots below k (tile_worker's rule), no more than
-    // it shows elements for, or one to wait on when the worker holds none. A worker that holds
-    // tickets and found nothing last round only looks at them (and steals, below): reading Head
-    // and Tail at every idle step would crowd the line the requeues' fetch-adds use.
+    for (uint32_t j = 0; j < kSlots; ++j) back[j] = 0;
+    // New tickets on the home queue for empty slots below k (tile_worker's rule), no more than it
+    // shows elements for (Tail - Head, which the tickets held ahead may take below zero), or one
+    // to wait on when the worker holds none there. A worker that holds tickets and found nothing
+    // last round only looks at them (and steals, below): reading Head and Tail at every idle step
+    // would crowd the line the requeues' fetch-adds use. One fetch-add for the slots that draw.
     uint32_t held = 0;  // bit j: slot j holds a ticket
-    for (uint32_t j = 0; j < kRoundBlocks; ++j) held |= (ticket[j] != kNoTicket ? 1u : 0u) << j;
-    if (traced || held == 0) {
+    for (uint32_t j = 0; j < kSlots; ++j) held |= (ticket[j] != kNoTicket ? 1u : 0u) << j;
+    const uint32_t home_held = held & ~(1u << kStealSlot);
+    if (traced || home_held == 0) {
       const uint64_t remaining = total - done;
       uint32_t k = reserve == 0 ? kRoundBlocks : 1u;
       for (uint32_t m = 2; m <= kRoundBlocks && reserve != 0; ++m)
         if (remaining >= (uint64_t)m * reserve) k = m;
-      int64_t avail = shows(home);
-      if (held == 0 && avail < 1) avail = 1;
+      const auto q = one_lap_queue<Q>(tq, home);
+      int64_t avail = 0;
+      if (gq::lane_id() == leader)
+        avail = (int64_t)(gq::load<gq::mo::relaxed>(q.tail()) - gq::load<gq::mo::relaxed>(q.head()));
+      avail = (int64_t)gq::shuffle(members, (uint64_t)avail, leader);
+      if (home_held == 0 && avail < 1) avail = 1;
       uint32_t draw = 0;  // bit j: slot j draws
       for (uint32_t j = 0; j < k && avail > 0; ++j)
-        if (!((held >> j) & 1u)) {
+        if (!((home_held >> j) & 1u)) {
           draw |= 1u << j;
           --avail;
         }
-      draw_tickets(draw, home);
-      held |= draw;
+      for (uint32_t o = rank; o < kRoundBlocks; o += nlanes)
+        if ((draw >> o) & 1u) ticket[o] = gq::wave_faa<gq::mo::relaxed>(q.head());
+      for (uint32_t j = 0; j < kRoundBlocks; ++j)
+        if ((draw >> j) & 1u) {
+          ticket[j] = gq::shuffle(members, ticket[j], owner[j]);
+          tile[j] = home;
+        }
     }
     // The look: a slot whose element is there is taken (peek, then hand_back: its dequeue done).
-    // The ticket's fetch-add is relaxed: only the slot's read (an acquire) orders what its
+    // The tickets' fetch-adds are relaxed: only the slot's read (an acquire) orders what its
     // enqueuer wrote (the block's lanes, its pixels' path states) before the tracing.
     uint32_t got = 0;
-    for (uint32_t o = rank; o < kRoundBlocks; o += nlanes) {
+    for (uint32_t o = rank; o < kSlots; o += nlanes) {
       uint32_t v = 0;
       const auto q = one_lap_queue<Q>(tq, tile[o]);
       if (ticket[o] != kNoTicket && q.template peek<gq::mo::release>(ticket[o], &v)) {
@@ -164,7 +166,7 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
       }
     }
     got = gq::reduce_or(members, got);
-    for (uint32_t j = 0; j < kRoundBlocks; ++j)
+    for (uint32_t j = 0; j < kSlots; ++j)
       if ((got >> j) & 1u) {
         item[j] = gq::shuffle(members, item[j], owner[j]);
         ticket[j] = kNoTicket;
@@ -172,11 +174,18 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
     gq::sync_lanes(members);
     traced = got != 0;
     if (!traced) {
-      // Steal: one other tile a round; a ticket there if it shows an element and a slot is free.
-      const uint32_t free = ~held & ((1u << kRoundBlocks) - 1u);
-      if (tiles > 1 && free != 0) {
+      // Steal: one other tile a round, a ticket claimed there below its Tail (the header says why).
+      if (tiles > 1 && ticket[kStealSlot] == kNoTicket) {
         if (victim == home && ++victim == tiles) victim = 0;
-        if (shows(victim) > 0) draw_tickets(free & (0u - free), victim);
+        const auto q = one_lap_queue<Q>(tq, victim);
+        uint64_t claimed = kNoTicket;
+        if (gq::lane_id() == leader) {
+          const uint64_t h = gq::load<gq::mo::relaxed>(q.head());
+          if (h < gq::load<gq::mo::relaxed>(q.tail()) && gq::cas<gq::mo::relaxed>(q.head(), h, h + 1) == h)
+            claimed = h;
+        }
+        ticket[kStealSlot] = gq::shuffle(members, claimed, leader);
+        tile[kStealSlot] = victim;
         if (++victim == tiles) victim = 0;
       }
       const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Run 400, 2026-12-07 (eighteenth session). Runs 398-399's SFQ tile form could in principle stall: a
+# worker whose slots all held tickets that would never fill (home tickets past the last element, or
+# a steal's ticket drawn by fetch-add past another tile's Tail) could not steal, and a tile with no
+# worker of its own might then keep an element nobody holds a ticket for (the idle budget would end
+# the render with an error). Now a steal has a slot of its own and claims its ticket by one CAS from
+# Head below Tail, so it is always filled, and every idle worker can always steal. Checked: the
+# renderer's GPU tests for SFQ and the tile queues; `gq bench render` glfq and sfq; the probe's SFQ
+# rows (2x2, 1x1, up to 1 block a round). Predicted: as run 399 (SFQ 1.12x / 1.17x), within 2 %.
+# About 2 minutes warm. Carry [".whl"].
+# device run, from the repository root: GQ_COMMIT=<sha> bash benchmarks/results/2026-12-07-next-render-sfq-steal-slot.sh
+set -u
+C=${GQ_COMMIT:?say the commit: GQ_COMMIT=<sha>}
+export GQ_COMMIT=$C GQ_DIRTY=0 PYTHONPATH=$PWD GQ_CACHE_DIR=/tmp/gq-cache
+nvidia-smi --query-gpu=name --format=csv,noheader
+python3 -c 'import trimesh' 2>/dev/null || python3 -m pip install -q --no-index --find-links .whl trimesh
+mkdir -p "$OUT/x"
+pack() { tar -czf "$OUT/s.tgz" -C "$OUT" x; }
+timeout 150 python3 -m pytest -q -m gpu -p no:cacheprovider tests/raytrace -k "sfq or tile_queues" 2>&1 | tail -3 | tee "$OUT/x/gpu-tests.log"
+pack
+timeout 120 python3 -m gq bench render --scene scenes/spheres100.toml --scene scenes/cornell.toml --width 1920 \
+  --height 1080 --spp 4 --backend cuda --accel bvh --queue glfq,sfq --json "$OUT/x/bench.json" \
+  --chart "$OUT/x/bench.png" 2>&1 | grep -v -i warn | tail -8 | tee "$OUT/x/bench.log"
+pack
+for s in spheres100 cornell; do
+  timeout 100 python3 tools/gpu_render_probe.py "$OUT/x/probe-$s" --scene scenes/$s.toml \
+    --rows "sfq 2x2|sfq 1x1|sfq 2x2, up to 1 a round" 2>&1 | grep -v -i warn | tee "$OUT/x/probe-$s.log"
+  pack
+done
