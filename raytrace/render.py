@@ -178,7 +178,8 @@ def screen_blocks(opts: RenderOptions) -> int:
 def tile_capacity(opts: RenderOptions) -> int:
     """The most blocks any tile owns. A block belongs to the tile of its top-left pixel, and tiles
     are cut at floor(x * tiles_x / width) (rt::TileGrid): a block sits in at most one queue slot
-    at a time, so each tile's queue needs exactly this much room."""
+    at a time, so each tile's queue needs exactly this much room. (A blocking queue kind's tile
+    queues get more, every ticket a render can draw: rt::tile_queue_capacity.)"""
     tx, ty = opts.tiles
 
     def most(side: int, step: int, tiles: int) -> int:

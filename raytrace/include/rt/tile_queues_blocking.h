@@ -10,8 +10,9 @@
 // store each), looks at the slots of the tickets it holds (one read each, Sfq::peek), draws new
 // tickets for the slots it emptied, no more than the queue shows elements for, and traces the
 // blocks it found (trace_round). A ticket whose element has not come stays held: its element is
-// the next one the queue's FIFO order gives this worker. A worker that holds none draws one and
-// waits on it, so near the render's end the last requeued blocks go straight to waiting workers.
+// the next one the queue's FIFO order gives this worker. A worker that holds none on its home
+// queue draws one there and waits on it, so near the render's end the last requeued blocks go
+// straight to waiting workers.
 //
 // One lap: a tile's queue is made large enough that no ticket, enqueue or dequeue, ever reaches
 // its capacity (tile_queue_capacity), so an enqueue never waits for a slot's previous lap and the
@@ -34,7 +35,8 @@
 // its own when there are fewer workers than tiles), idle workers help the tiles that still have
 // work, and a worker's home tickets, which may wait for elements that never come, never keep it
 // from stealing: while any queue holds an element nobody holds a ticket for, every idle worker
-// still has its steal slot to claim it with (each steal is taken and traced within a round).
+// still has its steal slot to claim it with (and a steal is taken as soon as its enqueuer's store
+// lands, then traced, which frees the slot again).
 #pragma once
 #include <gq/blocking.cuh>
 #include "tile_queues.h"
