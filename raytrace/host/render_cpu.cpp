@@ -125,7 +125,7 @@ uint32_t rt_cpu_tiles(RT_SCENE_ARGS, PathState* pool, uint32_t* masks, uint64_t*
     RayCounts c{0, 0, 0};
     // Workers spread over the tiles as GPU blocks do.
     rt::tile_work(p, pool, masks, g, tq, (uint32_t)((uint64_t)tid * g.count() / nthreads), tid, tid, 1u, nthreads,
-                    (uint64_t)width * height * spp, samples_done, c, err);
+                  (uint64_t)width * height * spp, samples_done, c, err);
     add_counts(counts, c);
   });
   return gq::load<gq::mo::acquire>(err_words);

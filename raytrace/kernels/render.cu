@@ -257,7 +257,7 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
   const rt::TileQueues tq{base, stride, capacity, tile_users(nthreads)};
   RayCounts c{0, 0, 0};
   rt::tile_work(p, pool, masks, g, tq, blockIdx.x % g.count(), tid, tid / 32u * rt::kRoundUsers, members,
-                  tile_warps(nthreads), (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
+                tile_warps(nthreads), (uint64_t)width * height * spp, samples_done, c, gq::ErrorFlag{err_words});
   store_counts(counts, tid, c);
 }
 
