@@ -177,6 +177,21 @@ struct SfqView {
   }
   GQ_HD void hand_back(uint64_t t) const { store<mo::relaxed>(slot(t), (uint64_t)(2u * lap(t) + 2u) << 32); }
 
+  // For a caller that holds dequeue tickets ahead of the elements (the tile renderer,
+  // rt/tile_queues_blocking.h). shows: the elements not yet ticketed, Tail - Head by two relaxed
+  // reads, a hint (below zero while tickets wait ahead of the enqueues). claim_once: the
+  // non-waiting claim of try_dequeue tried once, a CAS from Head to Head + 1 where Head was below
+  // Tail: true with the ticket in *t, whose element has been enqueued or is being written (its
+  // enqueuer drew Tail past it), so its slot is never waited for long. Relaxed: a ticket only has to
+  // be unique; the slot's read (peek, take) orders the element's payload.
+  GQ_HD int64_t shows() const { return (int64_t)(load<mo::relaxed>(tail()) - load<mo::relaxed>(head())); }
+  GQ_HD bool claim_once(uint64_t* t) const {
+    const uint64_t h = load<mo::relaxed>(head());
+    if (h >= load<mo::relaxed>(tail()) || cas<mo::relaxed>(head(), h, h + 1) != h) return false;
+    *t = h;
+    return true;
+  }
+
   // Blocking interface.
   GQ_HD bool enqueue(uint32_t v, uint32_t, const ErrorFlag& err) const {
     return put(wave_faa<mo::acquire>(tail()), v, err);

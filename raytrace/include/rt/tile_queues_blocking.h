@@ -136,8 +136,7 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
         if (remaining >= (uint64_t)m * reserve) k = m;
       const auto q = one_lap_queue<Q>(tq, home);
       int64_t avail = 0;
-      if (gq::lane_id() == leader)
-        avail = (int64_t)(gq::load<gq::mo::relaxed>(q.tail()) - gq::load<gq::mo::relaxed>(q.head()));
+      if (gq::lane_id() == leader) avail = q.shows();
       avail = (int64_t)gq::shuffle(members, (uint64_t)avail, leader);
       if (home_held == 0 && avail < 1) avail = 1;
       uint32_t draw = 0;  // bit j: slot j draws
@@ -181,11 +180,7 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
         if (victim == home && ++victim == tiles) victim = 0;
         const auto q = one_lap_queue<Q>(tq, victim);
         uint64_t claimed = kNoTicket;
-        if (gq::lane_id() == leader) {
-          const uint64_t h = gq::load<gq::mo::relaxed>(q.head());
-          if (h < gq::load<gq::mo::relaxed>(q.tail()) && gq::cas<gq::mo::relaxed>(q.head(), h, h + 1) == h)
-            claimed = h;
-        }
+        if (gq::lane_id() == leader && !q.claim_once(&claimed)) claimed = kNoTicket;
         ticket[kStealSlot] = gq::shuffle(members, claimed, leader);
         tile[kStealSlot] = victim;
         if (++victim == tiles) victim = 0;
