@@ -85,7 +85,8 @@ def shares(p: dict) -> dict:
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("out_dir", type=Path)
-    ap.add_argument("--queue", action="append", choices=list(QUEUES), help="queues to profile (default glfq, gwfq)")
+    ap.add_argument("--queue", action="append", choices=list(QUEUES),
+                    help="queues to profile (default glfq, gwfq; sfq's blocking form has the same phases)")
     ap.add_argument("--scene", type=Path, action="append", help="scenes (default spheres100, cornell)")
     args = ap.parse_args(argv)
     started = time.perf_counter()

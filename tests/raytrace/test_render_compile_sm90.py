@@ -21,8 +21,9 @@ def test_ab_variants_compile_for_sm90(variant):
     assert size > 1000, f"{compiler} produced a {size}-byte cubin for {variant}"
 
 
-def test_tile_profile_build_compiles_for_sm90():
-    compiler, size = compile_sm90(QUEUES["glfq"].kind_id, defines=("RT_PROFILE=1",))
+@pytest.mark.parametrize("queue", ["glfq", "sfq"])  # the two forms of the tile worker
+def test_tile_profile_build_compiles_for_sm90(queue):
+    compiler, size = compile_sm90(QUEUES[queue].kind_id, defines=("RT_PROFILE=1",))
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_PROFILE=1"
 
 

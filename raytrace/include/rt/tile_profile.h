@@ -1,16 +1,17 @@
 // rt/tile_profile.h — where the tile renderer's time goes, by phase of a worker warp's loop
-// (rt/tile_queues.h), measured with the SM clock. Built only with RT_PROFILE=1 (the A/B build of
+// (rt/tile_queues.h, and the blocking form's, rt/tile_queues_blocking.h), measured with the SM clock. Built only with RT_PROFILE=1 (the A/B build of
 // tools/gpu_tile_profile.py); otherwise every call below is empty and the kernel is the shipped one.
 //
 // Per loop iteration, the warp's leader adds its own clock deltas to its warp's row:
 //   dequeue   the queue phase: from the top of the loop (after the stop test) to the end of the
 //             last round's requeues and this round's dequeues, made together, and the blocks'
-//             broadcast
+//             broadcast (the blocking form: its requeues, ticket draws and slot looks)
 //   trace     the blocks' round: every lane's advance_path calls, its pixel's path up to its next
 //             reflection or its last sample, with the shadow rays, until the last lane is done
 //   requeue   nothing since the requeues moved into the queue phase (kept so that rows of older
 //             runs read the same)
-//   idle      a whole iteration in which it got no block (it polled every tile)
+//   idle      a whole iteration in which it got no block (it polled every tile; the blocking form
+//             looked at its tickets and at one other tile)
 // What the rows do not cover is the total minus their sum: mostly the stop test.
 //
 // The adds are one atomic per warp and iteration on the warp's own row, so the profiled build is

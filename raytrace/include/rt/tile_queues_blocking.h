@@ -108,9 +108,16 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
   for (uint32_t j = 0; j < kSlots; ++j) ticket[j] = kNoTicket;
   uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   bool traced = true;  // the last round traced blocks (or this is the first)
+  const TileProfile prof(tid);  // RT_PROFILE=1 only: tile_worker's phases (rt/tile_profile.h)
+  [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
     const uint64_t done = gq::load<gq::mo::relaxed>(samples_done);
-    if (gq::ballot(members, err.raised() || done >= total) != 0) return;
+    if (gq::ballot(members, err.raised() || done >= total) != 0) {
+      if (RT_PROFILE && gq::lane_id() == leader) prof.add(kProfTotal, prof.now() - t_start);
+      return;
+    }
+    const bool sampled = RT_PROFILE && gq::lane_id() == leader;
+    [[maybe_unused]] const uint64_t t_top = prof.now();
     // The requeues: each block back into its tile's queue with its live lanes (written first: the
     // enqueue's release hands them on with the block).
     for (uint32_t o = rank; o < kSlots; o += nlanes) {
@@ -191,10 +198,20 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
         idle = gq::Spin(GQ_SPIN_BUDGET);
       }
       idle.step(err, gq::kSiteTileIdle, now);  // an exhausted budget raises the flag: all stop
+      if (sampled) {
+        prof.add(kProfIdle, prof.now() - t_top);
+        prof.add(kProfIdleIters, 1);
+      }
       continue;
     }
+    [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle = gq::Spin(GQ_SPIN_BUDGET);
     trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, samples_done, c, back);
+    if (sampled) {
+      prof.add(kProfDequeue, t_dequeued - t_top);
+      prof.add(kProfTrace, prof.now() - t_dequeued);
+      prof.add(kProfWorkIters, 1);
+    }
   }
 }
 
