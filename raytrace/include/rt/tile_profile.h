@@ -54,12 +54,27 @@ struct TileProfile {
   GQ_DEV GQ_INLINE explicit TileProfile(uint32_t tid) : row(rt_tile_profile + (tid / 32u % kProfileWarps) * kProfWords) {}
   GQ_DEV GQ_INLINE static uint64_t now() { return (uint64_t)clock64(); }
   GQ_DEV GQ_INLINE void add(uint32_t word, uint64_t v) const { atomicAdd(row + word, (unsigned long long)v); }
+  // A round's rows, by the sampled lane: one that got no block (from the loop's top, t_top), and
+  // one that did (its queue phase up to t_dequeued, then its tracing up to now).
+  GQ_DEV GQ_INLINE void idle_round(bool sampled, uint64_t t_top) const {
+    if (!sampled) return;
+    add(kProfIdle, now() - t_top);
+    add(kProfIdleIters, 1);
+  }
+  GQ_DEV GQ_INLINE void work_round(bool sampled, uint64_t t_top, uint64_t t_dequeued) const {
+    if (!sampled) return;
+    add(kProfDequeue, t_dequeued - t_top);
+    add(kProfTrace, now() - t_dequeued);
+    add(kProfWorkIters, 1);
+  }
 };
 #else
 struct TileProfile {
   GQ_HD GQ_INLINE explicit TileProfile(uint32_t) {}
   GQ_HD GQ_INLINE static uint64_t now() { return 0; }
   GQ_HD GQ_INLINE void add(uint32_t, uint64_t) const {}
+  GQ_HD GQ_INLINE void idle_round(bool, uint64_t) const {}
+  GQ_HD GQ_INLINE void work_round(bool, uint64_t, uint64_t) const {}
 };
 #endif
 

@@ -328,6 +328,27 @@ GQ_HD GQ_INLINE void trace_round(const RenderParams& p, PathState* pool, const u
   gq::sync_lanes(members);
 }
 
+// A worker's wait for blocks. The budget bounds a wait in which no worker anywhere finishes a
+// sample, so it starts over whenever the count of finished samples moves, and after each round
+// that found work.
+struct IdleWait {
+  uint32_t budget;
+  gq::Spin spin;
+  uint64_t seen;
+  GQ_HD IdleWait(uint32_t budget, uint64_t* samples_done)
+      : budget(budget), spin(budget), seen(gq::load<gq::mo::relaxed>(samples_done)) {}
+  // A round that found nothing; an exhausted budget raises the flag, and all stop.
+  GQ_HD GQ_INLINE void step(uint64_t* samples_done, const gq::ErrorFlag& err) {
+    const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
+    if (now != seen) {  // someone finished a sample: the wait starts over
+      seen = now;
+      spin = gq::Spin(budget);
+    }
+    spin.step(err, gq::kSiteTileIdle, now);
+  }
+  GQ_HD GQ_INLINE void progress() { spin = gq::Spin(budget); }
+};
+
 // One persistent worker: the lanes `members` of one warp (on the host, one thread: the caller's
 // own bit), one of `workers`. Its lane of rank r < kRoundUsers is queue user `user` + r (on the
 // host the thread makes all of a round's operations as `user`). `home` is its tile (all workers of
@@ -367,7 +388,6 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
 #else
   const uint32_t idle_budget = GQ_SPIN_BUDGET;
 #endif
-  gq::Spin idle(idle_budget);
   const uint32_t scatter = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);
   const uint32_t offset = tiles > 1 ? scatter % (tiles - 1u) : 0u;  // tile_transfer's first other tile
   // The queue phase's operation o < kRoundOps falls to the lane of rank o % nlanes: o < kRoundBlocks
@@ -378,7 +398,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
   // Slot j's block (item[j], kFreshItem cleared once traced) and its tile (from[j]), and the lanes
   // with which it goes back in the next queue phase (back[j], 0: it does not): warp-uniform.
   uint32_t item[kRoundBlocks] = {}, from[kRoundBlocks] = {}, back[kRoundBlocks] = {};
-  uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
+  IdleWait idle(idle_budget, samples_done);
   const TileProfile prof(tid);  // RT_PROFILE=1 only (rt/tile_profile.h)
   [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
@@ -440,26 +460,14 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     // enqueued it wrote, before what every lane reads next.
     gq::sync_lanes(members);
     if (got == 0) {
-      const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
-      if (now != seen) {  // someone finished a sample: the wait starts over
-        seen = now;
-        idle = gq::Spin(idle_budget);
-      }
-      idle.step(err, gq::kSiteTileIdle, now);  // an exhausted budget raises the flag: all stop
-      if (sampled) {
-        prof.add(kProfIdle, prof.now() - t_top);
-        prof.add(kProfIdleIters, 1);
-      }
+      idle.step(samples_done, err);
+      prof.idle_round(sampled, t_top);
       continue;
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
-    idle = gq::Spin(idle_budget);  // progress: a fresh budget for the next wait
+    idle.progress();
     trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, samples_done, c, back);
-    if (sampled) {
-      prof.add(kProfDequeue, t_dequeued - t_top);
-      prof.add(kProfTrace, prof.now() - t_dequeued);
-      prof.add(kProfWorkIters, 1);
-    }
+    prof.work_round(sampled, t_top, t_dequeued);
   }
 }
 

@@ -99,14 +99,13 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
   const uint32_t nlanes = gq::popcount(members);
   const uint64_t reserve = (uint64_t)workers * 32u * p.spp * kReserveRounds;
   // As tile_worker's budget, but a wait looks at one other tile a round, not at every tile.
-  gq::Spin idle(GQ_SPIN_BUDGET);
+  IdleWait idle(GQ_SPIN_BUDGET, samples_done);
   uint32_t victim = (uint32_t)(((uint64_t)(tid / 32u) * 2654435761u) % tiles);  // the next tile to look at
   uint32_t owner[kSlots];  // the lane that makes slot j's accesses
   for (uint32_t j = 0; j < kSlots; ++j) owner[j] = gq::first_lane(gq::ballot(members, rank == j % nlanes));
   uint64_t ticket[kSlots];
   uint32_t tile[kSlots] = {}, item[kSlots] = {}, back[kSlots] = {};
   for (uint32_t j = 0; j < kSlots; ++j) ticket[j] = kNoTicket;
-  uint64_t seen = gq::load<gq::mo::relaxed>(samples_done);
   bool traced = true;  // the last round traced blocks (or this is the first)
   const TileProfile prof(tid);  // RT_PROFILE=1 only: tile_worker's phases (rt/tile_profile.h)
   [[maybe_unused]] const uint64_t t_start = prof.now();
@@ -192,26 +191,14 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
         tile[kStealSlot] = victim;
         if (++victim == tiles) victim = 0;
       }
-      const uint64_t now = gq::load<gq::mo::relaxed>(samples_done);
-      if (now != seen) {  // someone finished a sample: the wait starts over
-        seen = now;
-        idle = gq::Spin(GQ_SPIN_BUDGET);
-      }
-      idle.step(err, gq::kSiteTileIdle, now);  // an exhausted budget raises the flag: all stop
-      if (sampled) {
-        prof.add(kProfIdle, prof.now() - t_top);
-        prof.add(kProfIdleIters, 1);
-      }
+      idle.step(samples_done, err);
+      prof.idle_round(sampled, t_top);
       continue;
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
-    idle = gq::Spin(GQ_SPIN_BUDGET);
+    idle.progress();
     trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, samples_done, c, back);
-    if (sampled) {
-      prof.add(kProfDequeue, t_dequeued - t_top);
-      prof.add(kProfTrace, prof.now() - t_dequeued);
-      prof.add(kProfWorkIters, 1);
-    }
+    prof.work_round(sampled, t_top, t_dequeued);
   }
 }
 
