@@ -101,6 +101,7 @@ configs = [  # (label, defines, options)
     ("sfq 2x2, seeded", ("RT_SEED_BY_FILL=0",), dict(queue="sfq", tiles=(2, 2))),
     ("sfq 2x2, 5 blocks an SM", ("RT_MIN_BLOCKS=5",), dict(queue="sfq", tiles=(2, 2))),
     ("sfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="sfq", tiles=(2, 2))),
+    ("sfq 2x2, two traversals", ("RT_TILE_ONE_TRAVERSAL=0",), dict(queue="sfq", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")

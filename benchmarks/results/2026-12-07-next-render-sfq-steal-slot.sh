@@ -6,7 +6,7 @@
 # the render with an error). Now a steal has a slot of its own and claims its ticket by one CAS from
 # Head below Tail, so it is always filled, and every idle worker can always steal. Checked: the
 # renderer's GPU tests for SFQ and the tile queues; `gq bench render` glfq and sfq; the probe's SFQ
-# rows (2x2, 1x1, up to 1 block a round); last, where SFQ's time goes (tools/gpu_tile_profile.py,
+# rows (2x2, 1x1, up to 1 block a round, and the compaction kernel's two traversals); last, where SFQ's time goes (tools/gpu_tile_profile.py,
 # sfq and glfq: the blocking form now clocks the same phases, rt/tile_profile.h). Predicted: as
 # run 399 (SFQ 1.12x / 1.17x), within 2 %; the profile's queue phase a few per cent of SFQ's warps'
 # time against G-LFQ's 16 % / 9 % (run 371). About 3 minutes warm. Carry [".whl"].
@@ -26,7 +26,7 @@ timeout 120 python3 -m gq bench render --scene scenes/spheres100.toml --scene sc
 pack
 for s in spheres100 cornell; do
   timeout 100 python3 tools/gpu_render_probe.py "$OUT/x/probe-$s" --scene scenes/$s.toml \
-    --rows "sfq 2x2|sfq 1x1|sfq 2x2, up to 1 a round" 2>&1 | grep -v -i warn | tee "$OUT/x/probe-$s.log"
+    --rows "sfq 2x2|sfq 1x1|sfq 2x2, up to 1 a round|sfq 2x2, two traversals" 2>&1 | grep -v -i warn | tee "$OUT/x/probe-$s.log"
   pack
 done
 timeout 150 python3 tools/gpu_tile_profile.py "$OUT/x/profile" --queue sfq --queue glfq 2>&1 | grep -v -i warn | tail -20 \
