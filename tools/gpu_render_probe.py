@@ -20,7 +20,8 @@ leaves out the dequeues' second try after a phase that found nothing beside the 
 (RT_REQUEUE_RETRY=0); "hot words 128 B apart" lays the queues' counters out as before run 165
 (GQ_HOT_STRIDE_WORDS=16, gq/arch.cuh); "seeded" has a launch of enqueues put the primary blocks into
 G-LFQ's or G-WFQ's tile queues instead of building the queues holding them (RT_SEED_BY_FILL=0,
-rt/tile_queues.h), as before run 193. --rows picks rows.
+rt/tile_queues.h), as before run 193; "draws first" sends SFQ's ticket draws out before its requeues
+(RT_DRAW_EARLY=1, rt/tile_queues_blocking.h). --rows picks rows.
 """
 
 import argparse
@@ -102,6 +103,9 @@ configs = [  # (label, defines, options)
     ("sfq 2x2, 5 blocks an SM", ("RT_MIN_BLOCKS=5",), dict(queue="sfq", tiles=(2, 2))),
     ("sfq 2x2, 6 blocks an SM", ("RT_MIN_BLOCKS=6",), dict(queue="sfq", tiles=(2, 2))),
     ("sfq 2x2, two traversals", ("RT_TILE_ONE_TRAVERSAL=0",), dict(queue="sfq", tiles=(2, 2))),
+    ("sfq 2x2, draws first", ("RT_DRAW_EARLY=1",), dict(queue="sfq", tiles=(2, 2))),
+    ("sfq 1x1, draws first", ("RT_DRAW_EARLY=1",), dict(queue="sfq", tiles=(1, 1))),
+    ("sfq 1x1, up to 1 a round", ("RT_ROUND_BLOCKS=1",), dict(queue="sfq", tiles=(1, 1))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")

@@ -27,6 +27,13 @@ def test_tile_profile_build_compiles_for_sm90(queue):
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_PROFILE=1"
 
 
+@pytest.mark.parametrize("defines", [("RT_DRAW_EARLY=1",), ("RT_DRAW_EARLY=1", "RT_PROFILE=1")])
+def test_sfq_draw_early_builds_compile_for_sm90(defines):
+    # The blocking tile form's probe row (rt/tile_queues_blocking.h: RT_DRAW_EARLY), and its profile.
+    compiler, size = compile_sm90(QUEUES["sfq"].kind_id, defines=defines)
+    assert size > 1000, f"{compiler} produced a {size}-byte cubin with {defines}"
+
+
 @pytest.mark.parametrize("defines", [("RT_SCENE_SHARED=0",), ("RT_TILE_ONE_TRAVERSAL=0",), ("RT_QUEUE_OVERLAP=0",),
                                      ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"), ("RT_REQUEUE_RETRY=0",),
                                      ("RT_SEEDERS_PER_WARP=1",), ("RT_SEEDERS_PER_WARP=8",), ("RT_ROUND_BLOCKS=1",),

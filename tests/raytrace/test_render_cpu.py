@@ -66,6 +66,18 @@ def test_other_round_shapes_equal_compaction(baselines, defines):
     assert r.rays == base.rays
 
 
+@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
+@pytest.mark.parametrize("tiles, threads", [((1, 1), 1), ((3, 2), 4), ((8, 8), 16), ((37, 1), 2)])
+def test_sfq_draws_before_its_requeues_equal_compaction(baselines, scene, tiles, threads):
+    # RT_DRAW_EARLY=1 (rt/tile_queues_blocking.h, a probe row): the round's ticket draws go out
+    # before its requeues, sized by the last round's look at the queue.
+    with kernel_variant(("RT_DRAW_EARLY=1",)):
+        r = render_case(scene, W, H, SPP, renderer="queue", queue="sfq", tiles=tiles, threads=threads, backend="cpu")
+    base = baselines[scene]
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+    assert r.rays == base.rays
+
+
 @pytest.mark.parametrize("width, height, tiles", [(40, 24, (1, 1)), (37, 22, (2, 3)), (37, 22, (37, 1)),
                                                   (1920, 1080, (4, 4)), (1920, 1080, (7, 5)), (9, 5, (9, 5))])
 def test_tile_capacity_is_the_most_blocks_a_tile_owns(width, height, tiles):

@@ -49,6 +49,17 @@ def test_gpu_rounds_of_several_blocks_equal_compaction(gpu_baselines, queue):
 
 
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
+@pytest.mark.parametrize("tiles, threads", [((1, 1), None), ((3, 2), None), ((3, 2), 1024), ((192, 1), 40)])
+def test_gpu_sfq_draws_before_its_requeues_equal_compaction(gpu_baselines, scene, tiles, threads):
+    # RT_DRAW_EARLY=1 (rt/tile_queues_blocking.h, a probe row): the round's ticket draws go out
+    # before its requeues, sized by the last round's look at the queue.
+    with kernel_variant(("RT_DRAW_EARLY=1",)):
+        r = render_case(scene, W, H, SPP, renderer="queue", queue="sfq", tiles=tiles, backend="cuda",
+                        **({"threads": threads} if threads else {}))
+    assert_same_render(r, gpu_baselines[scene])
+
+
+@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
 def test_gpu_agrees_with_cpu(gpu_baselines, scene):
     cpu = render_case(scene, W, H, SPP, renderer="compaction", backend="cpu")
     gpu = gpu_baselines[scene]

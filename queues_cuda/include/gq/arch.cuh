@@ -269,6 +269,16 @@ template <mo O = mo::seq_cst> GQ_DEV GQ_INLINE uint64_t cas_generic(uint64_t* p,
   return r;
 }
 
+// A relaxed 64-bit fetch-add spelt .global whatever GQ_ATOMICS_GLOBAL says, for a caller on global
+// memory that first uses the reply after other accesses: the generic spelling's emulation of the
+// shared case joins its two paths in a register copy, which waits for the reply at once (the tile
+// renderer's early draw, rt/tile_queues_blocking.h: RT_DRAW_EARLY).
+GQ_DEV GQ_INLINE uint64_t fetch_add_global_relaxed(uint64_t* p, uint64_t v) {
+  uint64_t r;
+  asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");
+  return r;
+}
+
 template <mo O = mo::seq_cst> GQ_DEV GQ_INLINE void fence() {
   if constexpr (O == mo::seq_cst)
     asm volatile("fence.sc.gpu;" ::: "memory");
@@ -378,6 +388,7 @@ template <mo O = mo::acq_rel, class T> GQ_INLINE T cas(T* p, operand_t<T> expect
 template <mo O = mo::seq_cst, class T> GQ_INLINE T cas_generic(T* p, operand_t<T> expected, operand_t<T> desired) {
   return cas<O>(p, expected, desired);  // one address space on the host
 }
+GQ_INLINE uint64_t fetch_add_global_relaxed(uint64_t* p, uint64_t v) { return fetch_add<mo::relaxed>(p, v); }
 template <mo O = mo::seq_cst> GQ_INLINE void fence() { __atomic_thread_fence(host_order(O)); }
 
 // A warp is one lane wide on the host.

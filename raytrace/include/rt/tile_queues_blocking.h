@@ -79,6 +79,19 @@ GQ_HD GQ_INLINE void seed_tile_block(const TileGrid& g, const TileQueues& tq, ui
 // A ticket slot that holds no ticket.
 constexpr uint64_t kNoTicket = ~0ull;
 
+// RT_DRAW_EARLY=1, a measuring aid for tools/gpu_render_probe.py (0, the shipped build): a working
+// round's ticket draws go out before its requeues, as one fetch-add by the leader sized by the look
+// at the home queue's Tail - Head that the last draw took (plus the round's own requeues there), and
+// that fetch-add's reply is the next look's Head. The shipped round waits for its accesses one after
+// another: the requeue's fetch-add, the look at Tail and Head, the draw's fetch-add, the slots'
+// reads, some four round trips before its tracing; this one has the first three in flight at once.
+// The look is a round older, a hint as before; a round that found nothing sets it to zero, so a
+// worker back from waiting draws only for its own requeues (or the one ticket it must hold).
+#ifndef RT_DRAW_EARLY
+#define RT_DRAW_EARLY 0
+#endif
+constexpr bool kDrawEarly = RT_DRAW_EARLY != 0;
+
 // The blocking form's ticket slots: kRoundBlocks for the home queue, and one for steals.
 constexpr uint32_t kSlots = kRoundBlocks + 1;
 constexpr uint32_t kStealSlot = kRoundBlocks;
@@ -107,6 +120,7 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
   uint32_t tile[kSlots] = {}, item[kSlots] = {}, back[kSlots] = {};
   for (uint32_t j = 0; j < kSlots; ++j) ticket[j] = kNoTicket;
   bool traced = true;  // the last round traced blocks (or this is the first)
+  int64_t shown = 0;   // RT_DRAW_EARLY: the home queue's Tail - Head at the last draw
   const TileProfile prof(tid);  // RT_PROFILE=1 only: tile_worker's phases (rt/tile_profile.h)
   [[maybe_unused]] const uint64_t t_start = prof.now();
   for (;;) {
@@ -117,6 +131,36 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
     }
     const bool sampled = RT_PROFILE && gq::lane_id() == leader;
     [[maybe_unused]] const uint64_t t_top = prof.now();
+    // RT_DRAW_EARLY: the draw (the rule below) goes out first, its reply taken after the requeues.
+    bool early_step = false;   // the draw step ran (its look is taken below, even with no tickets)
+    uint32_t early = 0;        // bit j: slot j draws
+    uint64_t early_head = 0, early_tail = 0;  // the leader's: Head before its draw, and Tail
+    if constexpr (kDrawEarly) {
+      uint32_t home_held = 0, requeued = 0;
+      for (uint32_t j = 0; j < kRoundBlocks; ++j) home_held |= (ticket[j] != kNoTicket ? 1u : 0u) << j;
+      for (uint32_t j = 0; j < kSlots; ++j) requeued += back[j] != 0 && tile[j] == home;
+      if (traced || home_held == 0) {
+        const uint64_t remaining = total - done;
+        uint32_t k = reserve == 0 ? kRoundBlocks : 1u;
+        for (uint32_t m = 2; m <= kRoundBlocks && reserve != 0; ++m)
+          if (remaining >= (uint64_t)m * reserve) k = m;
+        int64_t avail = shown + (int64_t)requeued;
+        if (home_held == 0 && avail < 1) avail = 1;
+        for (uint32_t j = 0; j < k && avail > 0; ++j)
+          if (!((home_held >> j) & 1u)) {
+            early |= 1u << j;
+            --avail;
+          }
+        // Both replies are first used after the requeues (nothing here may use them: ptxas waits
+        // at a reply's first use). A draw of none adds 0, so that one access serves both ways.
+        if (gq::lane_id() == leader) {
+          const auto q = one_lap_queue<Q>(tq, home);
+          early_tail = gq::load<gq::mo::relaxed>(q.tail());
+          early_head = gq::fetch_add_global_relaxed(q.head(), gq::popcount(early));
+        }
+        early_step = true;
+      }
+    }
     // The requeues: each block back into its tile's queue with its live lanes (written first: the
     // enqueue's release hands them on with the block).
     for (uint32_t o = rank; o < kSlots; o += nlanes) {
@@ -135,7 +179,17 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
     uint32_t held = 0;  // bit j: slot j holds a ticket
     for (uint32_t j = 0; j < kSlots; ++j) held |= (ticket[j] != kNoTicket ? 1u : 0u) << j;
     const uint32_t home_held = held & ~(1u << kStealSlot);
-    if (traced || home_held == 0) {
+    if (kDrawEarly) {
+      if (early_step) {
+        const uint64_t first = gq::shuffle(members, early_head, leader);
+        shown = (int64_t)(gq::shuffle(members, early_tail, leader) - first - gq::popcount(early));
+        for (uint32_t j = 0; j < kRoundBlocks; ++j)
+          if ((early >> j) & 1u) {
+            ticket[j] = first + gq::popcount(early & ((1u << j) - 1u));
+            tile[j] = home;
+          }
+      }
+    } else if (traced || home_held == 0) {
       const uint64_t remaining = total - done;
       uint32_t k = reserve == 0 ? kRoundBlocks : 1u;
       for (uint32_t m = 2; m <= kRoundBlocks && reserve != 0; ++m)
@@ -181,6 +235,7 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
     gq::sync_lanes(members);
     traced = got != 0;
     if (!traced) {
+      if (kDrawEarly) shown = 0;
       // Steal: one other tile a round, a ticket claimed there below its Tail (the header says why).
       if (tiles > 1 && ticket[kStealSlot] == kNoTicket) {
         if (victim == home && ++victim == tiles) victim = 0;
