@@ -67,7 +67,8 @@ def describe_backend(requested: str) -> tuple[str, str]:
 @click.option("--renderer", default="queue", show_default=True,
               help="queue (tile-based persistent wavefront on a GPU queue) or compaction (the baseline).")
 @click.option("--queue", default=None, help=f"Work queue of the queue renderer: {', '.join(QUEUES)} [default: sfq].")
-@click.option("--tiles", default="2x2", show_default=True, help="Tiles across x down the image, as TXxTY.")
+@click.option("--tiles", default=None,
+              help="Tiles across x down the image, as TXxTY [default: 1x1 on sfq, 2x2 on the other queues].")
 @click.option("--backend", default="auto", show_default=True, help=f"One of {', '.join(BACKENDS)}.")
 @click.option("--threads", type=int, default=None, help="CPU worker threads, or GPU threads [default: chosen to fit].")
 @click.option("--aov", "aov_text", default=None,
@@ -105,19 +106,20 @@ def render(scene_path, output, width, height, spp, renderer, queue, tiles, backe
         raise GQError(f"--renderer: unknown renderer {renderer!r}; allowed: {', '.join(rt.RENDERERS)}")
     if queue is not None and renderer != "queue":
         raise GQError(f"--queue applies to --renderer queue only; the {renderer} renderer uses no queue")
-    tx, ty = rt.parse_tiles(tiles)
+    shape = rt.parse_tiles(tiles) if tiles is not None else None
 
     # 2. The scene, with the overrides; then what depends on the final image size.
     scene = load_scene(scene_path).with_image(width=width, height=height, spp=spp)
     used, said = describe_backend(backend)
     opts = rt.RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
-                            tiles=(tx, ty), backend=used, threads=threads, aov=bool(aovs), accel=accel,
+                            tiles=shape, backend=used, threads=threads, aov=bool(aovs), accel=accel,
                             mesh_build=mesh_build, **({"queue": queue} if queue is not None else {}))
     rt.validate_options(opts)
     report_skipped(scene)
 
     # 3. The render.
-    how = f"{renderer} renderer" + (f" on {opts.queue}" if renderer == "queue" else "")
+    how = f"{renderer} renderer" + (f" on {opts.queue}, {opts.tiles[0]}x{opts.tiles[1]} tiles"
+                                    if renderer == "queue" else "")
     click.echo(f"rendering {scene.name}: {scene.width}x{scene.height}, {scene.spp} spp, {how}, {said}")
     with click.progressbar(length=PROGRESS_STEPS, label="rendering", file=sys.stderr) as bar:
         shown = 0
@@ -243,12 +245,13 @@ def bench_render(scene_paths, width, height, spp, backend, queue_texts, repeats,
 
 
 def print_bench_table(rows: list[dict]) -> None:
-    head = ("scene", "renderer", "queue", "MRays/s", "min", "max", "vs compaction", "same image")
+    head = ("scene", "renderer", "queue", "tiles", "MRays/s", "min", "max", "vs compaction", "same image")
     table = []
     for r in rows:
         m = r["mrays_per_s"]
         ratio = r["ratio_to_compaction"]
-        table.append((r["scene"], r["renderer"], r["queue"] or "-", _num(m["median"]), _num(m["min"]),
+        tiles = "x".join(str(t) for t in r["tiles"]) if r["queue"] and r.get("tiles") else "-"
+        table.append((r["scene"], r["renderer"], r["queue"] or "-", tiles, _num(m["median"]), _num(m["min"]),
                       _num(m["max"]), f"{ratio:.2f}x" if ratio is not None else "-",
                       "yes" if r["identical_to_compaction"] else "NO"))
     widths = [max(len(h), *(len(row[i]) for row in table)) for i, h in enumerate(head)]

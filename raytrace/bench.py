@@ -47,7 +47,7 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
     # Imported here: the renderer pulls in its native build, which `gq --help` should not pay for.
     import dataclasses
 
-    from raytrace.render import RenderOptions, render, validate_options
+    from raytrace.render import RenderOptions, default_tiles, render, validate_options
     from raytrace.scene import load_scene
 
     if rays not in RAY_MODES:
@@ -72,10 +72,11 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
         scene = load_scene(path).with_image(width=width, height=height, spp=spp)
         if rays == "primary":
             scene = dataclasses.replace(scene, max_depth=0, lights=np.zeros((0, 6), np.float32))
-        # The renderer's default tiling, cut down where the image is smaller than it in an axis
-        # (a quick benchmark on a tiny image should not fail on a setting the user never gave).
-        tiles = tuple(min(t, side) for t, side in zip(RenderOptions.tiles, (scene.width, scene.height)))
         for renderer, queue in [(BASELINE, None)] + [("queue", q) for q in names]:
+            # The queue's default tiling, cut down where the image is smaller than it in an axis
+            # (a quick benchmark on a tiny image should not fail on a setting the user never gave).
+            tiles = tuple(min(t, side) for t, side in zip(default_tiles(queue or RenderOptions.queue),
+                                                          (scene.width, scene.height)))
             opts = RenderOptions(width=scene.width, height=scene.height, spp=scene.spp, renderer=renderer,
                                  tiles=tiles, backend=used, accel=accel, mesh_build=mesh_build,
                                  **({"queue": queue} if queue else {}))

@@ -49,15 +49,32 @@ class RenderOptions:
     height: int
     spp: int
     renderer: str = "queue"
-    # SFQ through its blocking interface is the fastest tile queue (H100, run 399: 1.12x / 1.17x
-    # compaction on spheres100 / cornell, G-LFQ 0.97x / 0.95x; rt/tile_queues_blocking.h)
+    # SFQ through its blocking interface is the fastest tile queue (H100, run 402: 1.12x / 1.14x
+    # compaction on spheres100 / cornell at its 1x1 tiles, G-LFQ 0.96x / 0.96x at 2x2;
+    # rt/tile_queues_blocking.h)
     queue: str = "sfq"
-    tiles: tuple[int, int] = (2, 2)  # run 116: G-LFQ 1.24 / 5.00 ms at 2x2, 1.39 / 5.39 at 4x4 (cornell / spheres100)
+    tiles: tuple[int, int] | None = None  # None: the queue's default_tiles
     backend: str = "auto"
     threads: int | None = None
     aov: bool = False
     accel: str = "bvh"
     mesh_build: str = "sah"
+
+
+    def __post_init__(self) -> None:
+        if self.tiles is None:
+            self.tiles = default_tiles(self.queue)
+
+
+def default_tiles(queue: str) -> tuple[int, int]:
+    """The tiling the queue renderer takes when none is given: 2x2 for the queues it runs through
+    their non-waiting interface (run 116: G-LFQ 1.24 / 5.00 ms at 2x2, 1.39 / 5.39 at 4x4 on cornell
+    / spheres100), one tile for those with a blocking interface (SFQ, rt/tile_queues_blocking.h):
+    there a worker's tickets are all on its home tile's queue and other tiles are reached only by
+    stealing, which costs SFQ at 2x2 (H100, run 402: 2.61 / 0.78 ms on spheres100 / cornell against
+    2.41 / 0.69 at 1x1). An unknown queue gets 2x2; validate_options names it."""
+    kind = QUEUES.get(queue)
+    return (1, 1) if kind is not None and kind.has_blocking else (2, 2)
 
 
 def validate_options(opts: RenderOptions) -> None:

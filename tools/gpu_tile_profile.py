@@ -37,11 +37,11 @@ from queues_cuda.files import write_json_atomically
 from queues_cuda.provenance import provenance
 from queues_cuda.queues import QUEUES
 from raytrace.build import cuda_module, kernel_variant
-from raytrace.render import RenderOptions, SceneArrays
+from raytrace.render import RenderOptions, SceneArrays, default_tiles
 from raytrace.scene import load_scene
 
 SCENES = (ROOT / "scenes" / "spheres100.toml", ROOT / "scenes" / "cornell.toml")
-WIDTH, HEIGHT, SPP, TILES = 1920, 1080, 4, RenderOptions.tiles
+WIDTH, HEIGHT, SPP = 1920, 1080, 4
 WARMUP, REPEATS = 1, 5
 PROFILE = ("RT_PROFILE=1",)
 # rt/tile_profile.h's TileProfileWord, in order, and its row count.
@@ -93,21 +93,20 @@ def main(argv: list[str]) -> int:
     out = args.out_dir / "tile-profile.json"
     queues = args.queue or ["glfq", "gwfq"]
     record = provenance(command=sys.argv, kind="tile-profile",
-                        settings={"width": WIDTH, "height": HEIGHT, "spp": SPP, "tiles": list(TILES), "accel": "bvh",
+                        settings={"width": WIDTH, "height": HEIGHT, "spp": SPP, "tiles": "each queue's default", "accel": "bvh",
                                   "warmup": WARMUP, "repeats": REPEATS, "profile_defines": list(PROFILE)},
                         rows=[])
     failures = []
     for path in args.scene or list(SCENES):
         scene = load_scene(path).with_image(width=WIDTH, height=HEIGHT, spp=SPP)
-        base = RenderOptions(width=WIDTH, height=HEIGHT, spp=SPP, renderer="compaction", backend="cuda",
-                             tiles=TILES, accel="bvh")
+        base = RenderOptions(width=WIDTH, height=HEIGHT, spp=SPP, renderer="compaction", backend="cuda", accel="bvh")
         arrays = SceneArrays.of(scene, WIDTH, HEIGHT, base.accel, base.mesh_build, "cuda")
         seconds, ref = timed(arrays, base, QUEUES[base.queue])
         compaction_ms = 1e3 * statistics.median(seconds)
         print(f"{scene.name}: compaction {compaction_ms:.3f} ms, {ref.total_rays / 1e9 / (compaction_ms / 1e3):.2f} "
               "G rays/s", flush=True)
         for q in queues:
-            opts = dataclasses.replace(base, renderer="queue", queue=q)
+            opts = dataclasses.replace(base, renderer="queue", queue=q, tiles=default_tiles(q))
             seconds, shipped = timed(arrays, opts, QUEUES[q])
             prof, result = profiled(arrays, opts, QUEUES[q])
             same = bool(np.array_equal(result.image.view(np.uint32), shipped.image.view(np.uint32))

@@ -141,6 +141,17 @@ def test_render_overrides_reach_the_renderer(fake, run_gq, scene, tmp_path):
     assert opts.aov is False
 
 
+@pytest.mark.parametrize("queue, tiles", [(None, (1, 1)), ("sfq", (1, 1)), ("glfq", (2, 2)), ("gwfq", (2, 2))])
+def test_render_tiles_default_to_the_queues_own(fake, run_gq, scene, tmp_path, queue, tiles):
+    # One tile for SFQ's blocking form, whose workers reach other tiles only by stealing; 2x2 for
+    # the others (raytrace.render.default_tiles).
+    code, _, stderr = run_gq("render", scene, "-o", tmp_path / "a.png", "--backend", "cpu",
+                             *(("--queue", queue) if queue else ()))
+    assert code == 0, stderr
+    (_, opts), = fake.renders
+    assert (opts.queue, tuple(opts.tiles)) == (queue or "sfq", tiles)
+
+
 def test_render_compaction(fake, run_gq, scene, tmp_path):
     code, stdout, stderr = run_gq("render", scene, "-o", tmp_path / "a.png", "--renderer", "compaction",
                                   "--backend", "cpu")
@@ -242,6 +253,8 @@ def test_bench_json_has_provenance_rows_and_ratios(fake, run_gq, tmp_path, monke
         assert r["ratio_to_compaction"] == pytest.approx(SECONDS["compaction"] / SECONDS.get(key, 3.0))
         assert r["rays"] == {"primary": 32, "reflection": 700, "shadow": 1100, "total": rays}
         assert r["identical_to_compaction"] is True and r["rays_stable"] is True
+        if r["queue"]:  # each queue's default tiling (raytrace.render.default_tiles)
+            assert r["tiles"] == ([1, 1] if QUEUES[r["queue"]].has_blocking else [2, 2])
     # 2 scenes x (compaction + each queue) x (1 warm-up + 3 measured)
     assert len(fake.renders) == 2 * (1 + len(QUEUES)) * 4
     assert "vs compaction" in stdout and "2.00x" in stdout and "0.50x" in stdout
