@@ -60,7 +60,6 @@ class RenderOptions:
     accel: str = "bvh"
     mesh_build: str = "sah"
 
-
     def __post_init__(self) -> None:
         if self.tiles is None:
             self.tiles = default_tiles(self.queue)

@@ -3,7 +3,7 @@
     python3 tools/gpu_tile_profile.py OUT_DIR [--queue NAME ...] [--scene PATH ...]
 
 For each queue (default glfq and gwfq) and scene (default spheres100 and cornell; 1920x1080,
-4 spp, BVH, the default tiles, as `gq bench render`):
+4 spp, BVH, each queue's default tiles, as `gq bench render`):
   * the shipped build: one warm-up render, then five timed (render_cuda's CUDA events), median;
     and the compaction baseline the same way, for the ratio `gq bench render` reports;
   * the RT_PROFILE=1 build (rt/tile_profile.h): one warm-up render, the profile rows zeroed, one
@@ -93,7 +93,7 @@ def main(argv: list[str]) -> int:
     out = args.out_dir / "tile-profile.json"
     queues = args.queue or ["glfq", "gwfq"]
     record = provenance(command=sys.argv, kind="tile-profile",
-                        settings={"width": WIDTH, "height": HEIGHT, "spp": SPP, "tiles": "each queue's default", "accel": "bvh",
+                        settings={"width": WIDTH, "height": HEIGHT, "spp": SPP, "accel": "bvh",  # tiles: each row's
                                   "warmup": WARMUP, "repeats": REPEATS, "profile_defines": list(PROFILE)},
                         rows=[])
     failures = []
@@ -114,7 +114,8 @@ def main(argv: list[str]) -> int:
             if not same:
                 failures.append(f"{scene.name}, {q}: the profiled build's image or rays differ from the shipped build's")
             ms = 1e3 * statistics.median(seconds)
-            row = {"scene": scene.name, "queue": q, "total_rays": int(shipped.total_rays), "rays": shipped.rays,
+            row = {"scene": scene.name, "queue": q, "tiles": list(opts.tiles),
+                   "total_rays": int(shipped.total_rays), "rays": shipped.rays,
                    "ms_median": ms, "seconds_each": [round(s, 7) for s in seconds],
                    "grays_per_s": shipped.total_rays / (ms / 1e3) / 1e9, "compaction_ms_median": compaction_ms,
                    "ratio_to_compaction": compaction_ms / ms, "profiled_ms": 1e3 * result.seconds,
