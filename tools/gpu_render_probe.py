@@ -21,7 +21,9 @@ leaves out the dequeues' second try after a phase that found nothing beside the 
 (GQ_HOT_STRIDE_WORDS=16, gq/arch.cuh); "seeded" has a launch of enqueues put the primary blocks into
 G-LFQ's or G-WFQ's tile queues instead of building the queues holding them (RT_SEED_BY_FILL=0,
 rt/tile_queues.h), as before run 193; "draws first" sends SFQ's ticket draws out before its requeues
-(RT_DRAW_EARLY=1, rt/tile_queues_blocking.h). --rows picks rows.
+(RT_DRAW_EARLY=1, rt/tile_queues_blocking.h); "one sample at the end" has the render's last rounds take
+each pixel through one sample at most, once less than one (x2: two) reserves of samples are left
+(RT_TAIL_SAMPLES, rt/tile_queues.h). --rows picks rows.
 """
 
 import argparse
@@ -106,6 +108,13 @@ configs = [  # (label, defines, options)
     ("sfq 2x2, draws first", ("RT_DRAW_EARLY=1",), dict(queue="sfq", tiles=(2, 2))),
     ("sfq 1x1, draws first", ("RT_DRAW_EARLY=1",), dict(queue="sfq", tiles=(1, 1))),
     ("sfq 1x1, up to 1 a round", ("RT_ROUND_BLOCKS=1",), dict(queue="sfq", tiles=(1, 1))),
+    ("sfq 1x1, up to 3 a round", ("RT_ROUND_BLOCKS=3",), dict(queue="sfq", tiles=(1, 1))),
+    ("sfq 1x1, up to 4 a round", ("RT_ROUND_BLOCKS=4",), dict(queue="sfq", tiles=(1, 1))),
+    ("sfq 1x1, one sample at the end", ("RT_TAIL_SAMPLES=1",), dict(queue="sfq", tiles=(1, 1))),
+    ("sfq 1x1, one sample at the end x2", ("RT_TAIL_SAMPLES=2",), dict(queue="sfq", tiles=(1, 1))),
+    ("sfq 1x1, up to 4, one sample at the end", ("RT_ROUND_BLOCKS=4", "RT_TAIL_SAMPLES=1"),
+     dict(queue="sfq", tiles=(1, 1))),
+    ("glfq 2x2, one sample at the end", ("RT_TAIL_SAMPLES=1",), dict(queue="glfq", tiles=(2, 2))),
 ]
 if args.rows:  # the rows named, compaction (the reference image) always first
     names = args.rows.split("|")

@@ -27,9 +27,11 @@ def test_tile_profile_build_compiles_for_sm90(queue):
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with RT_PROFILE=1"
 
 
-@pytest.mark.parametrize("defines", [("RT_DRAW_EARLY=1",), ("RT_DRAW_EARLY=1", "RT_PROFILE=1")])
+@pytest.mark.parametrize("defines", [("RT_DRAW_EARLY=1",), ("RT_DRAW_EARLY=1", "RT_PROFILE=1"), ("RT_TAIL_SAMPLES=1",),
+                                     ("RT_TAIL_SAMPLES=1", "RT_ROUND_BLOCKS=4")])
 def test_sfq_draw_early_builds_compile_for_sm90(defines):
-    # The blocking tile form's probe row (rt/tile_queues_blocking.h: RT_DRAW_EARLY), and its profile.
+    # The blocking tile form's probe rows (rt/tile_queues_blocking.h: RT_DRAW_EARLY, and rt/
+    # tile_queues.h's RT_TAIL_SAMPLES), and a profile.
     compiler, size = compile_sm90(QUEUES["sfq"].kind_id, defines=defines)
     assert size > 1000, f"{compiler} produced a {size}-byte cubin with {defines}"
 
@@ -38,7 +40,7 @@ def test_sfq_draw_early_builds_compile_for_sm90(defines):
                                      ("RT_QUEUE_OVERLAP=0", "RT_QUEUE_ONE_PATH=0"), ("RT_REQUEUE_RETRY=0",),
                                      ("RT_SEEDERS_PER_WARP=1",), ("RT_SEEDERS_PER_WARP=8",), ("RT_ROUND_BLOCKS=1",),
                                      ("RT_ROUND_BLOCKS=4",), ("RT_ROUND_BLOCKS=12",), ("RT_ROUND_BLOCKS=16",),
-                                     ("GQ_HOT_STRIDE_WORDS=16",)])
+                                     ("GQ_HOT_STRIDE_WORDS=16",), ("RT_TAIL_SAMPLES=1",)])
 def test_tile_probe_builds_compile_for_sm90(defines):
     # tools/gpu_render_probe.py's tile-renderer rows (the scene from global memory, two specialised
     # traversals, the queue phase's variants, other seeder counts, the queues' hot words 128 bytes

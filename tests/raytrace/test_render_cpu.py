@@ -54,10 +54,10 @@ def test_partial_blocks_equal_compaction(scene, queue, tiles, threads):
 
 
 @pytest.mark.parametrize("defines", [("RT_ROUND_BLOCKS=1",), ("RT_ROUND_BLOCKS=3",), ("RT_TILE_SAMPLES=0",),
-                                     ("RT_RESERVE_ROUNDS=0",)])
+                                     ("RT_RESERVE_ROUNDS=0",), ("RT_TAIL_SAMPLES=1",)])
 def test_other_round_shapes_equal_compaction(baselines, defines):
     # rt/tile_queues.h's switches: the blocks a worker takes a round, one path segment a round,
-    # always the most blocks.
+    # always the most blocks, one sample a round once less than a reserve of samples is left.
     with kernel_variant(defines):
         r = render_case("spheres100", W, H, SPP, renderer="queue", queue="glfq", tiles=(3, 2), threads=4,
                         backend="cpu")
@@ -72,6 +72,20 @@ def test_sfq_draws_before_its_requeues_equal_compaction(baselines, scene, tiles,
     # RT_DRAW_EARLY=1 (rt/tile_queues_blocking.h, a probe row): the round's ticket draws go out
     # before its requeues, sized by the last round's look at the queue.
     with kernel_variant(("RT_DRAW_EARLY=1",)):
+        r = render_case(scene, W, H, SPP, renderer="queue", queue="sfq", tiles=tiles, threads=threads, backend="cpu")
+    base = baselines[scene]
+    assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))
+    assert r.rays == base.rays
+
+
+@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
+@pytest.mark.parametrize("defines", [("RT_TAIL_SAMPLES=1",), ("RT_TAIL_SAMPLES=1000",),
+                                     ("RT_TAIL_SAMPLES=2", "RT_ROUND_BLOCKS=4")])
+@pytest.mark.parametrize("tiles, threads", [((1, 1), 3), ((3, 2), 4)])
+def test_sfq_one_sample_rounds_at_the_end_equal_compaction(baselines, scene, defines, tiles, threads):
+    # RT_TAIL_SAMPLES (rt/tile_queues.h, a probe row) in the blocking form: the render's last rounds
+    # (with 1000 reserves, all of them) take each pixel through one sample at most.
+    with kernel_variant(defines):
         r = render_case(scene, W, H, SPP, renderer="queue", queue="sfq", tiles=tiles, threads=threads, backend="cpu")
     base = baselines[scene]
     assert np.array_equal(r.image.view(np.uint32), base.image.view(np.uint32))

@@ -60,6 +60,19 @@ def test_gpu_sfq_draws_before_its_requeues_equal_compaction(gpu_baselines, scene
 
 
 @pytest.mark.parametrize("scene", ["cornell", "spheres100"])
+@pytest.mark.parametrize("queue, tiles, threads", [("sfq", (1, 1), None), ("sfq", (3, 2), 1024), ("sfq", (1, 1), 1024),
+                                                   ("glfq", (2, 2), None), ("glfq", (3, 2), 1024)])
+def test_gpu_one_sample_rounds_at_the_end_equal_compaction(gpu_baselines, scene, queue, tiles, threads):
+    # RT_TAIL_SAMPLES=1 (rt/tile_queues.h, a probe row): once less than a reserve of samples is
+    # left, a round takes each pixel through one sample at most (at this image size and the
+    # default threads, every round; at 1,024 threads the last 2,048 of 41,472 samples).
+    with kernel_variant(("RT_TAIL_SAMPLES=1",)):
+        r = render_case(scene, W, H, SPP, renderer="queue", queue=queue, tiles=tiles, backend="cuda",
+                        **({"threads": threads} if threads else {}))
+    assert_same_render(r, gpu_baselines[scene])
+
+
+@pytest.mark.parametrize("scene", ["cornell", "spheres100"])
 def test_gpu_agrees_with_cpu(gpu_baselines, scene):
     cpu = render_case(scene, W, H, SPP, renderer="compaction", backend="cpu")
     gpu = gpu_baselines[scene]

@@ -226,6 +226,19 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 #define RT_TILE_SAMPLES 1
 #endif
 
+// RT_TAIL_SAMPLES=R, a measuring aid for tools/gpu_render_probe.py (0, the shipped build: off): once
+// fewer than R reserves of samples are left (the reserve: kReserveRounds rounds of one fresh block
+// for every worker, as below), a round takes each live pixel through one sample at most, as
+// RT_TILE_SAMPLES=0 does for the whole render, so the render's last rounds are up to spp times
+// shorter and the workers run out of work closer together. A pixel's samples run in the same order,
+// so no pixel changes, and a block still has at most spp * (max_depth + 1) rounds (the blocking
+// form's one-lap capacity holds). Why: a host replay of 4,224 workers' rounds over the counted path
+// segments of cornell (1920x1080, 4 spp) left the workers idle 13 % of the time, nearly all of it in
+// the last fifth of the render, and 7 % with R = 1, its makespan 3 % shorter (spheres100 unchanged).
+#ifndef RT_TAIL_SAMPLES
+#define RT_TAIL_SAMPLES 0
+#endif
+
 // How many blocks a worker may take a round (RT_ROUND_BLOCKS; the probe's A/B builds set others).
 // A round costs a dequeue chain and an enqueue chain whatever it carries, 15 and 13 us of the
 // warp's time under the renderer's load, against about 45 us of tracing one block (run 110,
@@ -275,6 +288,14 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 #endif
 constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
 constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
+constexpr uint32_t kTailSamples = RT_TAIL_SAMPLES;
+
+// Whether this round takes its pixels through one sample at most (RT_TAIL_SAMPLES), from the
+// leader's count of samples finished (`done`), so that every lane agrees.
+GQ_HD GQ_INLINE bool tail_round(uint64_t total, uint64_t done, uint64_t reserve, uint32_t members, uint32_t leader) {
+  if constexpr (kTailSamples == 0) return false;
+  return gq::shuffle(members, total - done, leader) < (uint64_t)kTailSamples * reserve;
+}
 static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
 
 // A worker's queue users: each of a round's operations, its kRoundBlocks requeues and its
@@ -291,12 +312,14 @@ constexpr uint32_t kRoundUsers = RT_QUEUE_OVERLAP ? kRoundOps : kRoundBlocks;
 // the rest of the warp idle), each lane tracing a pixel's path up to its next reflection or its
 // last sample (on the host the one thread traces them all, one after another). back[j] (zero on
 // entry, warp-uniform on return): the lanes of slot j's block whose paths go on, with which it goes
-// back into its tile's queue. Ends with the lanes' pool entries ordered before what comes next
-// (the requeues, whose enqueues hand the blocks on).
+// back into its tile's queue. `one_sample`: no lane goes on to its pixel's next sample
+// (RT_TAIL_SAMPLES). Ends with the lanes' pool entries ordered before what comes next (the
+// requeues, whose enqueues hand the blocks on).
 template <uint32_t N>
 GQ_HD GQ_INLINE void trace_round(const RenderParams& p, PathState* pool, const uint32_t* masks, const ScreenBlocks& blocks,
                                  uint32_t got, const uint32_t (&item)[N], uint32_t rank, uint32_t nlanes,
-                                 uint32_t members, uint64_t* samples_done, RayCounts& c, uint32_t (&back)[N]) {
+                                 uint32_t members, bool one_sample, uint64_t* samples_done, RayCounts& c,
+                                 uint32_t (&back)[N]) {
   uint32_t live[N], first[N], pixels = 0;
   // One copy of first_pixel's division, not N (these arrays live in local memory anyway).
 #pragma unroll 1
@@ -318,7 +341,7 @@ GQ_HD GQ_INLINE void trace_round(const RenderParams& p, PathState* pool, const u
     for (;;) {  // one count site, one copy of the warp-aggregated add
       next = advance_path<RT_TILE_ONE_TRAVERSAL != 0>(p, st, pixel, c);
       if (next != kReflect) gq::wave_faa<gq::mo::relaxed>(samples_done);  // a sample ended
-      if (!RT_TILE_SAMPLES || next != kNextSample) break;
+      if (!RT_TILE_SAMPLES || next != kNextSample || one_sample) break;
     }
     pool[pixel] = st;
     if (next != kPixelDone) back[j] |= 1u << lane;  // the pixel stays live: its block goes back
@@ -420,6 +443,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     for (uint32_t m = 2; m <= kRoundBlocks && reserve != 0; ++m)
       if (remaining >= (uint64_t)m * reserve) mine = m;
     const uint32_t k = gq::shuffle(members, mine, leader);
+    const bool one_sample = tail_round(total, done, reserve, members, leader);
     // The queue phase. A requeue writes its block's live lanes before its enqueue (release) hands
     // the block on; a lane that makes both kinds (nlanes < kRoundOps) requeues slot j before it
     // dequeues into it, since operations run in order.
@@ -466,7 +490,7 @@ GQ_HD GQ_INLINE void tile_worker(const RenderParams& p, PathState* pool, uint32_
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle.progress();
-    trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, samples_done, c, back);
+    trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, one_sample, samples_done, c, back);
     prof.work_round(sampled, t_top, t_dequeued);
   }
 }

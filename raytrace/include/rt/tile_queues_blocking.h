@@ -252,7 +252,8 @@ GQ_HD GQ_INLINE void tile_worker_tickets(const RenderParams& p, PathState* pool,
     }
     [[maybe_unused]] const uint64_t t_dequeued = prof.now();
     idle.progress();
-    trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, samples_done, c, back);
+    trace_round(p, pool, masks, blocks, got, item, rank, nlanes, members, tail_round(total, done, reserve, members, leader),
+                samples_done, c, back);
     prof.work_round(sampled, t_top, t_dequeued);
   }
 }
