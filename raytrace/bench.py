@@ -3,7 +3,8 @@ stream-compaction baseline on the same scene, measured in the same run (DESIGN.m
 a speed claim is a ratio against a baseline, with the card, the commit and the command stored).
 
 Every configuration is rendered ``warmup`` times unmeasured (kernel compilation, caches, clocks),
-then ``repeats`` times measured; rows report the median and the spread. The render itself times
+then ``repeats`` times measured, a scene's configurations taking turns; rows report the median
+and the spread. The render itself times
 its own work (CUDA events on the GPU, wall clock on the CPU), so compilation never counts.
 """
 
@@ -37,8 +38,8 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
               on_row: Callable[[dict], None] | None = None) -> dict:
     """Render every scene with the compaction baseline and the queue renderer on each queue.
 
-    ``on_row(record)`` receives the record so far after each configuration, so a run that is
-    stopped part-way still leaves what it measured. ``width``/``height``/``spp`` of None keep the
+    ``on_row(record)`` receives the record so far after each scene, so a run that is stopped
+    part-way still leaves what it measured. ``width``/``height``/``spp`` of None keep the
     scene's own. ``queues`` None means all of
     QUEUES. ``progress(fraction_done, what)`` is called from this thread as renders advance.
     Returns the JSON record: provenance, the settings and one row per (scene, configuration).
@@ -89,24 +90,35 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
         "backend": backend, "backend_used": used,
         "queues": names, "repeats": repeats, "warmup": warmup, "accel": accel, "rays": rays,
         "mesh_build": mesh_build,
-        "timing": f"median of {repeats} measured renders after {warmup} warm-up; "
+        "timing": f"median of {repeats} measured renders after {warmup} warm-up, a scene's "
+                  "configurations taking turns; "
                   "CUDA events on the GPU, wall clock on the CPU; compilation excluded",
     }
 
     def record() -> dict:
         return provenance(command=sys.argv, kind="render-bench", settings=settings, rows=list(rows))
 
-    runs_each = warmup + repeats
-    total = len(plan) * runs_each
+    # Per scene, every configuration's warm-up first, then the measured renders round-robin
+    # (baseline, queue, queue, ..., baseline, ...), so that a drift of the card's state over the
+    # scene's renders (clocks, the memory pool, whatever ran just before) falls on every
+    # configuration alike instead of on whichever ran first. Run 403 (an H100, configurations one
+    # after another) had cornell's baseline spread over 14.1-16.2 G rays/s and 1.30x for SFQ, where
+    # the same build alternated with it gave 1.12x (benchmarks/results/README.md, runs 403-405).
+    total = len(plan) * (warmup + repeats)
     done = 0
     if progress:  # only now: every input has been checked, the measuring starts
         progress(0.0, "starting")
     rows: list[dict] = []
-    baseline: dict[Path, tuple[float, np.ndarray]] = {}  # scene path -> (median MRays/s, image)
-    for path, scene, opts in plan:
-        what = f"{scene.name}: {opts.renderer}" + (f" ({opts.queue})" if opts.renderer != BASELINE else "")
-        results = []
-        for i in range(runs_each):
+    scenes = list(dict.fromkeys(path for path, _, _ in plan))
+    for scene_path in scenes:
+        configs = [(scene, opts) for path, scene, opts in plan if path == scene_path]
+        results: list[list] = [[] for _ in configs]
+        order = [(c, False) for c in range(len(configs)) for _ in range(warmup)]
+        order += [(c, True) for _ in range(repeats) for c in range(len(configs))]
+        for c, measured in order:
+            scene, opts = configs[c]
+            what = f"{scene.name}: {opts.renderer}" + (f" ({opts.queue})" if opts.renderer != BASELINE else "")
+
             def step(fraction: float, _done=done, _what=what) -> None:
                 if progress:
                     progress((_done + min(max(fraction, 0.0), 1.0)) / total, _what)
@@ -115,20 +127,21 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
             done += 1
             if progress:
                 progress(done / total, what)
-            if i >= warmup:
-                results.append(result)
-        row = _row(path, scene, opts, results)
-        if opts.renderer == BASELINE:
-            baseline[path] = (row["mrays_per_s"]["median"], results[-1].image)
-            row["ratio_to_compaction"] = 1.0
-            row["identical_to_compaction"] = True
-        else:
-            base_mrays, base_image = baseline[path]
-            row["ratio_to_compaction"] = _finite(row["mrays_per_s"]["median"] / base_mrays) if base_mrays else None
-            # DESIGN.md: one ray per pixel sample in flight fixes the accumulation order, so the
-            # queue renderer's image must equal the baseline's bit for bit on the same device.
-            row["identical_to_compaction"] = bool(np.array_equal(results[-1].image, base_image))
-        rows.append(row)
+            if measured:
+                results[c].append(result)
+        base_mrays, base_image = None, None
+        for (scene, opts), runs in zip(configs, results):
+            row = _row(scene_path, scene, opts, runs)
+            if opts.renderer == BASELINE:
+                base_mrays, base_image = row["mrays_per_s"]["median"], runs[-1].image
+                row["ratio_to_compaction"] = 1.0
+                row["identical_to_compaction"] = True
+            else:
+                row["ratio_to_compaction"] = _finite(row["mrays_per_s"]["median"] / base_mrays) if base_mrays else None
+                # DESIGN.md: one ray per pixel sample in flight fixes the accumulation order, so the
+                # queue renderer's image must equal the baseline's bit for bit on the same device.
+                row["identical_to_compaction"] = bool(np.array_equal(runs[-1].image, base_image))
+            rows.append(row)
         if on_row:
             on_row(record())
 
@@ -149,7 +162,7 @@ def _row(path: Path, scene, opts, results: list) -> dict:
         "backend": results[-1].backend,
         "accel": opts.accel,
         "mesh_build": opts.mesh_build,
-        "triangles": int(len(getattr(scene, "triangles", ()))),
+        "triangles": len(getattr(scene, "triangles", ())),
         "threads": int(results[-1].threads),
         "mrays_per_s": _spread(mrays),
         "seconds": _spread(seconds),

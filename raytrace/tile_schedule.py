@@ -20,6 +20,15 @@ Model (each a simplification of the GPU):
 - What the model leaves out: the SM's throughput (a warp runs no faster when the others idle), the
   queue's contention (one cost a round however many wait), the steal slot (one tile, no steals).
 Units: warp steps (one ray's trace for a whole warp).
+
+How far to trust it: its first predictions were wrong on the GPU (H100, run 403, SFQ 1x1 against
+the shipped rows, cornell / spheres100). It predicted RT_TAIL_SAMPLES=1 3 % faster / 0.4 % slower,
+the GPU ran it 7 % / 2.5 % slower; up to 3 and 4 blocks a round 2-3 % / 4-5 % faster, the GPU ran
+them within the rows' spread / 2.5 % slower. The queue cost assumed was about right (SFQ's profile,
+run 403: 13 % / 23 % of a working round's tracing; the model's 1.5 steps are 14 % / 24 % of its mean
+round). Our reading, not measured apart: the model charges the render's last rounds in full, where on
+the GPU the warps still tracing then have their SMs to themselves and run faster, so there is less
+tail to win back than it shows; and it leaves out what a larger round costs the code itself.
 """
 
 from __future__ import annotations

@@ -327,6 +327,21 @@ def test_bench_bad_input_is_one_line_and_nothing_written(fake, run_gq, tmp_path,
     assert files(tmp_path) == ["a.toml", "b.toml"]
 
 
+def test_run_bench_configurations_take_turns(fake, tmp_path):
+    # raytrace/bench.py: per scene, each configuration's warm-up, then the measured renders
+    # round-robin, so a drift of the card over a scene's renders falls on every configuration.
+    from raytrace.bench import run_bench
+
+    a, b = two_scenes(tmp_path)
+    run_bench([a, b], 8, 4, 1, "cpu", ["glfq", "sfq"], repeats=3, warmup=2)
+    seen = [(scene.name, opts.queue if opts.renderer == "queue" else "compaction") for scene, opts in fake.renders]
+    configs = ["compaction", "glfq", "sfq"]
+    expected = []
+    for name in ("a", "b"):
+        expected += [(name, c) for c in configs for _ in range(2)] + [(name, c) for _ in range(3) for c in configs]
+    assert seen == expected
+
+
 def test_run_bench_progress_rises_to_one(fake, tmp_path):
     from raytrace.bench import run_bench
 

@@ -232,9 +232,12 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 // RT_TILE_SAMPLES=0 does for the whole render, so the render's last rounds are up to spp times
 // shorter and the workers run out of work closer together. A pixel's samples run in the same order,
 // so no pixel changes, and a block still has at most spp * (max_depth + 1) rounds (the blocking
-// form's one-lap capacity holds). Why: a host replay of 4,224 workers' rounds over the counted path
-// segments of cornell (1920x1080, 4 spp) left the workers idle 13 % of the time, nearly all of it in
-// the last fifth of the render, and 7 % with R = 1, its makespan 3 % shorter (spheres100 unchanged).
+// form's one-lap capacity holds). Why it was tried: a host replay of 4,224 workers' rounds over the
+// counted path segments (raytrace/tile_schedule.py) left cornell's workers idle 13 % of the time,
+// nearly all of it in the render's last fifth, and 7 % with R = 1, its makespan 3 % shorter. On the
+// GPU it lost (H100, run 403, SFQ 1x1, median of 7, cornell / spheres100): 0.73 / 2.45 ms shipped,
+// 0.78 / 2.51 with R = 1, 0.76 / 2.51 with R = 2; G-LFQ 2x2 0.84 / 2.85 -> 0.94 / 3.00 ms. So it stays
+// off, a probe row.
 #ifndef RT_TAIL_SAMPLES
 #define RT_TAIL_SAMPLES 0
 #endif
