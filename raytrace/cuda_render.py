@@ -3,7 +3,8 @@
 Timing covers what a render needs after its buffers exist: fresh paths, for the queue renderer
 the tile queues' initialisation and the primary rays' enqueue, then every wave (compaction) or
 the persistent kernel (queue). CUDA events bracket it on the stream; compilation and allocation
-stay outside.
+stay outside. A launch gate holds the stream while the host enqueues the render's launches
+(_LaunchGate), so what the events time is the GPU's work, not the host's pace.
 
 The persistent kernel's grid is what the occupancy API says can be resident (never more: the
 workers wait on each other's rays). The compaction waves use a resident-sized grid too, whose
@@ -12,6 +13,8 @@ wave needs a host round trip.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -150,6 +153,34 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
     return [{"wave": k, "items": int(n[k]), "ms": cupy.cuda.get_elapsed_time(b, e)} for k, (b, e) in enumerate(marks)]
 
 
+class _LaunchGate:
+    """Holds the stream (kernels/render.cu: rt_launch_gate) from `hold` until `release`, so that a
+    render's launches, enqueued in between, run back to back however slowly the host enqueued them.
+    The flag words are pinned host memory the kernel reads through its mapping."""
+
+    BUDGET_NS = 2_000_000_000  # the host enqueues a render's few dozen launches in well under this
+
+    def __init__(self, mod):
+        import cupy
+
+        self._kernel = mod.get_function("rt_launch_gate")
+        self._mem = cupy.cuda.alloc_pinned_memory(8)
+        self.words = np.frombuffer(self._mem, np.uint32, 2)
+        self.words[:] = 0
+        self._device_ptr = cupy.cuda.runtime.hostGetDevicePointer(self._mem.ptr, 0)
+
+    def hold(self) -> None:
+        self._kernel((1,), (1,), (u64(self._device_ptr), u64(self.BUDGET_NS)))
+
+    def release(self) -> None:
+        self.words[0] = 1
+
+    @property
+    def gave_up(self) -> bool:
+        """Whether the gate let the stream go before `release` (the timing may hold host delays)."""
+        return bool(self.words[1])
+
+
 def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None,
                 phases: dict | None = None) -> RenderResult:
     """One render, timed by CUDA events around all its launches. With `phases` (a dict; the tile
@@ -164,10 +195,12 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     done = cupy.zeros(1, cupy.uint64)
     err = cupy.zeros(4, cupy.uint32)
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
+    gate = _LaunchGate(mod)
 
     if opts.renderer == "compaction":
         waves = _CompactionWaves(mod, a, opts)
         threads, counts = waves.threads, waves.counts
+        gate.hold()
         start.record()
         waves.launch(args, pool, done)
         end.record()
@@ -193,6 +226,7 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding
         counts = cupy.zeros((threads, 3), cupy.uint64)
         marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
+        gate.hold()
         start.record()
         # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
         # pool before a worker writes it.
@@ -212,8 +246,13 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
                      shared_mem=4 * room)
         end.record()
         marks.append(end)
+    gate.release()
     end.synchronize()
     seconds = cupy.cuda.get_elapsed_time(start, end) / 1e3
+    if gate.gave_up:
+        warnings.warn(f"the launch gate let the stream go before the host had enqueued the render's launches "
+                      f"({_LaunchGate.BUDGET_NS / 1e9:.0f} s): this render's time may include the host's delays",
+                      stacklevel=2)
     if phases is not None and opts.renderer != "compaction":
         for name, (b, e) in zip(("queue_init", "seed", "work"), zip(marks[:-1], marks[1:])):
             phases[name] = cupy.cuda.get_elapsed_time(b, e)
