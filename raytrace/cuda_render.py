@@ -156,7 +156,8 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
 class _LaunchGate:
     """Holds the stream (kernels/render.cu: rt_launch_gate) from `hold` until `release`, so that a
     render's launches, enqueued in between, run back to back however slowly the host enqueued them.
-    The flag words are pinned host memory the kernel reads through its mapping."""
+    The flag words are pinned host memory, which a kernel reads at the host's own address (unified
+    addressing: every 64-bit CUDA platform the renderer runs on)."""
 
     BUDGET_NS = 2_000_000_000  # the host enqueues a render's few dozen launches in well under this
 
@@ -167,10 +168,9 @@ class _LaunchGate:
         self._mem = cupy.cuda.alloc_pinned_memory(8)
         self.words = np.frombuffer(self._mem, np.uint32, 2)
         self.words[:] = 0
-        self._device_ptr = cupy.cuda.runtime.hostGetDevicePointer(self._mem.ptr, 0)
 
     def hold(self) -> None:
-        self._kernel((1,), (1,), (u64(self._device_ptr), u64(self.BUDGET_NS)))
+        self._kernel((1,), (1,), (u64(self._mem.ptr), u64(self.BUDGET_NS)))
 
     def release(self) -> None:
         self.words[0] = 1
