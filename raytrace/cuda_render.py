@@ -3,8 +3,9 @@
 Timing covers what a render needs after its buffers exist: fresh paths, for the queue renderer
 the tile queues' initialisation and the primary rays' enqueue, then every wave (compaction) or
 the persistent kernel (queue). CUDA events bracket it on the stream; compilation and allocation
-stay outside. A launch gate holds the stream while the host enqueues the render's launches
-(_LaunchGate), so what the events time is the GPU's work, not the host's pace.
+stay outside. So the events time the host's pace too where it enqueues the launches more slowly
+than the GPU runs them (the compaction baseline's short waves; run 407). GQ_LAUNCH_GATE=1 holds
+the stream while the host enqueues them (_LaunchGate; not yet run on a GPU).
 
 The persistent kernel's grid is what the occupancy API says can be resident (never more: the
 workers wait on each other's rays). The compaction waves use a resident-sized grid too, whose
@@ -14,6 +15,7 @@ wave needs a host round trip.
 
 from __future__ import annotations
 
+import os
 import warnings
 
 import numpy as np
@@ -156,6 +158,9 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
 class _LaunchGate:
     """Holds the stream (kernels/render.cu: rt_launch_gate) from `hold` until `release`, so that a
     render's launches, enqueued in between, run back to back however slowly the host enqueued them.
+    Off unless GQ_LAUNCH_GATE=1: written in the twentieth session with no device time left to run
+    it, so it has not yet run on a GPU (benchmarks/results/2026-12-07-next-launch-gate.sh times it
+    against the renders without it).
     The flag words are pinned host memory, which a kernel reads at the host's own address (unified
     addressing: every 64-bit CUDA platform the renderer runs on)."""
 
@@ -195,12 +200,13 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     done = cupy.zeros(1, cupy.uint64)
     err = cupy.zeros(4, cupy.uint32)
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    gate = _LaunchGate(mod)
+    gate = _LaunchGate(mod) if os.environ.get("GQ_LAUNCH_GATE") == "1" else None
 
     if opts.renderer == "compaction":
         waves = _CompactionWaves(mod, a, opts)
         threads, counts = waves.threads, waves.counts
-        gate.hold()
+        if gate:
+            gate.hold()
         start.record()
         waves.launch(args, pool, done)
         end.record()
@@ -226,7 +232,8 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
         masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding
         counts = cupy.zeros((threads, 3), cupy.uint64)
         marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
-        gate.hold()
+        if gate:
+            gate.hold()
         start.record()
         # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
         # pool before a worker writes it.
@@ -246,10 +253,11 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
                      shared_mem=4 * room)
         end.record()
         marks.append(end)
-    gate.release()
+    if gate:
+        gate.release()
     end.synchronize()
     seconds = cupy.cuda.get_elapsed_time(start, end) / 1e3
-    if gate.gave_up:
+    if gate and gate.gave_up:
         warnings.warn(f"the launch gate let the stream go before the host had enqueued the render's launches "
                       f"({_LaunchGate.BUDGET_NS / 1e9:.0f} s): this render's time may include the host's delays",
                       stacklevel=2)

@@ -272,7 +272,8 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt::first_hit_aov(p, rt::blocked_pixel((uint32_t)i, width, height), depth, normal, id, face);
 }
 
-// The launch gate (raytrace/cuda_render.py, _LaunchGate): one thread that holds the stream until
+// The launch gate (raytrace/cuda_render.py, _LaunchGate; used only under GQ_LAUNCH_GATE=1, and not
+// yet run on a GPU): one thread that holds the stream until
 // the host has enqueued a render's launches and set gate[0], so that the render's CUDA events time
 // the GPU running them back to back, not the host's thread enqueueing them. Why: the compaction
 // baseline is 21 launches on cornell, most of them short, and with another Python thread holding
