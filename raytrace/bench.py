@@ -101,9 +101,10 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
     # Per scene, every configuration's warm-up first, then the measured renders round-robin
     # (baseline, queue, queue, ..., baseline, ...), so that a drift of the card's state over the
     # scene's renders (clocks, the memory pool, whatever ran just before) falls on every
-    # configuration alike instead of on whichever ran first. Run 403 (an H100, configurations one
-    # after another) had cornell's baseline spread over 14.1-16.2 G rays/s and 1.30x for SFQ, where
-    # the same build alternated with it gave 1.12x (benchmarks/results/README.md, runs 403-405).
+    # configuration alike instead of on whichever ran first. It did not steady cornell's baseline
+    # (H100: 14.1-16.2 G rays/s in run 403, one configuration after another, 14.8-16.1 G in run 406,
+    # in turn, against 18.3 G timed alone in run 405): that one is the host's pace, its 21 launches
+    # enqueued more slowly than the GPU runs them (run 407; raytrace/cuda_render.py, the launch gate).
     total = len(plan) * (warmup + repeats)
     done = 0
     if progress:  # only now: every input has been checked, the measuring starts
