@@ -292,6 +292,7 @@ GQ_HD GQ_INLINE uint32_t nth_set_bit(uint32_t mask, uint32_t n) {
 constexpr uint32_t kRoundBlocks = RT_ROUND_BLOCKS;
 constexpr uint32_t kReserveRounds = RT_RESERVE_ROUNDS;
 constexpr uint32_t kTailSamples = RT_TAIL_SAMPLES;
+static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
 
 // Whether this round takes its pixels through one sample at most (RT_TAIL_SAMPLES), from the
 // leader's count of samples finished (`done`), so that every lane agrees.
@@ -299,7 +300,6 @@ GQ_HD GQ_INLINE bool tail_round(uint64_t total, uint64_t done, uint64_t reserve,
   if constexpr (kTailSamples == 0) return false;
   return gq::shuffle(members, total - done, leader) < (uint64_t)kTailSamples * reserve;
 }
-static_assert(kRoundBlocks >= 1 && kRoundBlocks <= 32, "a round's blocks: one dequeuing lane each");
 
 // A worker's queue users: each of a round's operations, its kRoundBlocks requeues and its
 // kRoundBlocks dequeues, has its own lane on the GPU (rt_tile_layout counts the users).
