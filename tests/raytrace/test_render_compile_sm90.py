@@ -29,7 +29,7 @@ def test_tile_profile_build_compiles_for_sm90(queue):
 
 @pytest.mark.parametrize("defines", [("RT_DRAW_EARLY=1",), ("RT_DRAW_EARLY=1", "RT_PROFILE=1"), ("RT_TAIL_SAMPLES=1",),
                                      ("RT_TAIL_SAMPLES=1", "RT_ROUND_BLOCKS=4")])
-def test_sfq_draw_early_builds_compile_for_sm90(defines):
+def test_sfq_probe_builds_compile_for_sm90(defines):
     # The blocking tile form's probe rows (rt/tile_queues_blocking.h: RT_DRAW_EARLY, and rt/
     # tile_queues.h's RT_TAIL_SAMPLES), and a profile.
     compiler, size = compile_sm90(QUEUES["sfq"].kind_id, defines=defines)
