@@ -24,6 +24,9 @@ VARIANTS: dict[str, tuple[tuple[str, ...], str]] = {
     "static_share": (("RT_WAVE_FETCH=0",), "grid-stride items instead of the per-wave fetch counter"),
     "one_traversal": (("RT_WAVE_ONE_TRAVERSAL=1",),
                       "one runtime-flag traversal for the closest-hit and shadow queries, as the tile renderer"),
+    "empty_waves_work": (("RT_WAVE_EMPTY_EXIT=0",),
+                         ("an empty wave's warps still fetch and every thread still adds its (zero) counts, "
+                          "as before the twenty-first session")),
     "as_0ac5b0a": (("RT_WAVE_SAMPLES=0", "RT_FIRST_WAVE_FROM_INDEX=0", "RT_WAVE_FETCH=0", "RT_POSTPONE_LEAVES=0"),
                    "all four switches off: the compaction path run 16 measured at 11.8 G rays/s"),
 }
