@@ -103,8 +103,10 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
     # scene's renders (clocks, the memory pool, whatever ran just before) falls on every
     # configuration alike instead of on whichever ran first. It did not steady cornell's baseline
     # (H100: 14.1-16.2 G rays/s in run 403, one configuration after another, 14.8-16.1 G in run 406,
-    # in turn, against 18.3 G timed alone in run 405): that one is the host's pace, its 21 launches
-    # enqueued more slowly than the GPU runs them (run 407; raytrace/cuda_render.py, the launch gate).
+    # in turn, against 18.3 G timed alone in run 405): that one was the host's pace, its 21 launches
+    # enqueued more slowly than the GPU runs them (run 407), which the launch gate of
+    # raytrace/cuda_render.py now keeps out of every render's time (run 409: 21.4 G, five renders
+    # within 0.7 %).
     total = len(plan) * (warmup + repeats)
     done = 0
     if progress:  # only now: every input has been checked, the measuring starts

@@ -3,9 +3,10 @@
 Timing covers what a render needs after its buffers exist: fresh paths, for the queue renderer
 the tile queues' initialisation and the primary rays' enqueue, then every wave (compaction) or
 the persistent kernel (queue). CUDA events bracket it on the stream; compilation and allocation
-stay outside. So the events time the host's pace too where it enqueues the launches more slowly
-than the GPU runs them (the compaction baseline's short waves; run 407). GQ_LAUNCH_GATE=1 holds
-the stream while the host enqueues them (_LaunchGate; not yet run on a GPU).
+stay outside. The events alone would time the host's pace too where it enqueues the launches more
+slowly than the GPU runs them (the compaction baseline's short waves: cornell's measured 110-120 ms
+against 0.77 with another Python thread busy, run 407), so a launch gate holds the stream while
+the host enqueues them (_LaunchGate; run 409: 0.66 ms either way). GQ_LAUNCH_GATE=0 turns it off.
 
 The persistent kernel's grid is what the occupancy API says can be resident (never more: the
 workers wait on each other's rays). The compaction waves use a resident-sized grid too, whose
@@ -15,6 +16,7 @@ wave needs a host round trip.
 
 from __future__ import annotations
 
+import itertools
 import os
 import warnings
 
@@ -25,7 +27,15 @@ from queues_cuda.errors import GQError, raise_if_flagged
 from queues_cuda.queues import QueueKind
 
 from .build import cuda_module
-from .render import RenderOptions, RenderResult, SceneArrays, aov_arrays, finish, screen_blocks, tile_capacity
+from .render import (
+    RenderOptions,
+    RenderResult,
+    SceneArrays,
+    aov_arrays,
+    finish,
+    screen_blocks,
+    tile_capacity,
+)
 
 u32, u64 = np.uint32, np.uint64
 NULL = np.uint64(0)  # a null pointer argument: CuPy passes the 8 bytes as they are
@@ -81,10 +91,14 @@ def time_first_hits(a: SceneArrays, opts: RenderOptions, kind: QueueKind, repeat
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
     seconds = []
     for k in range(repeats + 1):
+        gate = _LaunchGate(mod)
+        gate.hold()
         start.record()
         aov(_grid(pixels), (BLOCK,), (*args, *out))
         end.record()
+        gate.release()
         end.synchronize()
+        gate.warn_if_gave_up()
         if k:
             seconds.append(cupy.cuda.get_elapsed_time(start, end) / 1e3)
     return seconds
@@ -146,8 +160,14 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
         nxt = (k + 1) % 3
         cupy.copyto(items[k + 1:k + 2], waves.lengths[nxt:nxt + 1])
 
-    waves.launch(args, pool, done, before_wave=lambda k: marks[k][0].record(), after_wave=after)
+    gate = _LaunchGate(mod)
+    gate.hold()
+    try:
+        waves.launch(args, pool, done, before_wave=lambda k: marks[k][0].record(), after_wave=after)
+    finally:
+        gate.release()
     marks[-1][1].synchronize()
+    gate.warn_if_gave_up()
     if int(done.get()[0]) != waves.pixels * opts.spp:
         raise GQError(f"internal: the timed compaction render finished {int(done.get()[0])} of "
                       f"{waves.pixels * opts.spp} samples")
@@ -156,11 +176,13 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
 
 
 class _LaunchGate:
-    """Holds the stream (kernels/render.cu: rt_launch_gate) from `hold` until `release`, so that a
-    render's launches, enqueued in between, run back to back however slowly the host enqueued them.
-    Off unless GQ_LAUNCH_GATE=1: written in the twentieth session with no device time left to run
-    it, so it has not yet run on a GPU (benchmarks/results/2026-12-07-next-launch-gate.sh times it
-    against the renders without it).
+    """Holds the stream (kernels/render.cu: rt_launch_gate) from `hold` until `release`, so that
+    the launches enqueued in between run back to back however slowly the host enqueued them. Only
+    launches and event records may come between the two: a host wait on the stream there would wait
+    out the gate's budget. Run 409 (an H100, cornell at 1920x1080, 4 spp, median of 9): compaction
+    0.66 ms alone and 0.66 with another Python thread busy, against 0.74 and 116-120 without the
+    gate; SFQ's one-tile render 0.66 against 0.72 (its two launches were timed apart by the host's
+    pace too). GQ_LAUNCH_GATE=0 makes hold and release do nothing, for that comparison.
     The flag words are pinned host memory, which a kernel reads at the host's own address (unified
     addressing: every 64-bit CUDA platform the renderer runs on)."""
 
@@ -169,21 +191,26 @@ class _LaunchGate:
     def __init__(self, mod):
         import cupy
 
-        self._kernel = mod.get_function("rt_launch_gate")
-        self._mem = cupy.cuda.alloc_pinned_memory(8)
-        self.words = np.frombuffer(self._mem, np.uint32, 2)
-        self.words[:] = 0
+        self.on = os.environ.get("GQ_LAUNCH_GATE") != "0"
+        if self.on:
+            self._kernel = mod.get_function("rt_launch_gate")
+            self._mem = cupy.cuda.alloc_pinned_memory(8)
+            self.words = np.frombuffer(self._mem, np.uint32, 2)
+            self.words[:] = 0
 
     def hold(self) -> None:
-        self._kernel((1,), (1,), (u64(self._mem.ptr), u64(self.BUDGET_NS)))
+        if self.on:
+            self._kernel((1,), (1,), (u64(self._mem.ptr), u64(self.BUDGET_NS)))
 
     def release(self) -> None:
-        self.words[0] = 1
+        if self.on:
+            self.words[0] = 1
 
-    @property
-    def gave_up(self) -> bool:
-        """Whether the gate let the stream go before `release` (the timing may hold host delays)."""
-        return bool(self.words[1])
+    def warn_if_gave_up(self) -> None:
+        """After the stream has passed the gate: say so if it let the stream go before `release`."""
+        if self.on and self.words[1]:
+            warnings.warn(f"the launch gate let the stream go before the host had enqueued the launches "
+                          f"({self.BUDGET_NS / 1e9:.0f} s): this time may include the host's delays", stacklevel=3)
 
 
 def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=None,
@@ -200,69 +227,65 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     done = cupy.zeros(1, cupy.uint64)
     err = cupy.zeros(4, cupy.uint32)
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    gate = _LaunchGate(mod) if os.environ.get("GQ_LAUNCH_GATE") == "1" else None
+    gate = _LaunchGate(mod)  # held just before `start`, released after `end` (or on an error)
 
-    if opts.renderer == "compaction":
-        waves = _CompactionWaves(mod, a, opts)
-        threads, counts = waves.threads, waves.counts
-        if gate:
+    try:
+        if opts.renderer == "compaction":
+            waves = _CompactionWaves(mod, a, opts)
+            threads, counts = waves.threads, waves.counts
             gate.hold()
-        start.record()
-        waves.launch(args, pool, done)
-        end.record()
-    else:
-        tiles_kernel = mod.get_function("rt_tiles")
-        room = shared_scene_floats(a)
-        resident = resident_threads(tiles_kernel, shared_bytes=4 * room)
-        threads = opts.threads or resident
-        if threads > resident:
-            raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
-                          "on this GPU at once (its workers wait on each other's rays)")
-        tx, ty = opts.tiles
-        blocks = screen_blocks(opts)
-        out = cupy.zeros(5, cupy.uint64)
-        mod.get_function("rt_tile_layout")((1,), (1,), (u64(tile_capacity(opts)), u64(threads), u32(opts.spp),
-                                                        u32(a.max_depth), out))
-        # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's, G-WFQ's
-        # and SFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
-        # seeders a warp enqueue them, and set the order they are queued in (kernels/render.cu).
-        users, stride, seeders, filled, capacity = (int(x) for x in out.get())
-        words = stride * tx * ty
-        queues = cupy.empty(words, cupy.uint64)
-        masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding
-        counts = cupy.zeros((threads, 3), cupy.uint64)
-        marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
-        if gate:
+            start.record()
+            waves.launch(args, pool, done)
+            end.record()
+        else:
+            tiles_kernel = mod.get_function("rt_tiles")
+            room = shared_scene_floats(a)
+            resident = resident_threads(tiles_kernel, shared_bytes=4 * room)
+            threads = opts.threads or resident
+            if threads > resident:
+                raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
+                              "on this GPU at once (its workers wait on each other's rays)")
+            tx, ty = opts.tiles
+            blocks = screen_blocks(opts)
+            out = cupy.zeros(5, cupy.uint64)
+            mod.get_function("rt_tile_layout")((1,), (1,), (u64(tile_capacity(opts)), u64(threads), u32(opts.spp),
+                                                            u32(a.max_depth), out))
+            # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's, G-WFQ's
+            # and SFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
+            # seeders a warp enqueue them, and set the order they are queued in (kernels/render.cu).
+            users, stride, seeders, filled, capacity = (int(x) for x in out.get())
+            words = stride * tx * ty
+            queues = cupy.empty(words, cupy.uint64)
+            masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding
+            counts = cupy.zeros((threads, 3), cupy.uint64)
+            marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
             gate.hold()
-        start.record()
-        # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
-        # pool before a worker writes it.
-        mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
-                                          (queues, u64(stride), u64(capacity), u64(users), u32(opts.width),
-                                           u32(opts.height), u32(tx), u32(ty), masks))
-        if phases is not None:
-            marks[1].record()
-        if not filled:
-            mod.get_function("rt_tiles_seed")(_grid(min(blocks, seeders)), (BLOCK,),
-                                              (queues, u64(stride), u64(capacity), u64(users), u64(seeders),
-                                               u32(opts.width), u32(opts.height), u32(tx), u32(ty), masks, err))
-        if phases is not None:
-            marks[2].record()
-        tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),
-                                                u32(threads), u32(tx), u32(ty), done, counts, err, u32(room)),
-                     shared_mem=4 * room)
-        end.record()
-        marks.append(end)
-    if gate:
+            start.record()
+            # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
+            # pool before a worker writes it.
+            mod.get_function("rt_tiles_init")(_grid(min(words, threads)), (BLOCK,),
+                                              (queues, u64(stride), u64(capacity), u64(users), u32(opts.width),
+                                               u32(opts.height), u32(tx), u32(ty), masks))
+            if phases is not None:
+                marks[1].record()
+            if not filled:
+                mod.get_function("rt_tiles_seed")(_grid(min(blocks, seeders)), (BLOCK,),
+                                                  (queues, u64(stride), u64(capacity), u64(users), u64(seeders),
+                                                   u32(opts.width), u32(opts.height), u32(tx), u32(ty), masks, err))
+            if phases is not None:
+                marks[2].record()
+            tiles_kernel(_grid(threads), (BLOCK,), (*args, pool, masks, queues, u64(stride), u64(capacity),
+                                                    u32(threads), u32(tx), u32(ty), done, counts, err, u32(room)),
+                         shared_mem=4 * room)
+            end.record()
+            marks.append(end)
+    finally:
         gate.release()
     end.synchronize()
     seconds = cupy.cuda.get_elapsed_time(start, end) / 1e3
-    if gate and gate.gave_up:
-        warnings.warn(f"the launch gate let the stream go before the host had enqueued the render's launches "
-                      f"({_LaunchGate.BUDGET_NS / 1e9:.0f} s): this render's time may include the host's delays",
-                      stacklevel=2)
+    gate.warn_if_gave_up()
     if phases is not None and opts.renderer != "compaction":
-        for name, (b, e) in zip(("queue_init", "seed", "work"), zip(marks[:-1], marks[1:])):
+        for name, (b, e) in zip(("queue_init", "seed", "work"), itertools.pairwise(marks)):
             phases[name] = cupy.cuda.get_elapsed_time(b, e)
     raise_if_flagged(err.get(), f"rt_tiles[cuda, {kind.name}]",
                      f"{opts.width}x{opts.height}, {opts.tiles[0]}x{opts.tiles[1]} tiles, {threads} threads")

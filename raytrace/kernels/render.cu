@@ -289,14 +289,15 @@ extern "C" __global__ void __launch_bounds__(256, kMinBlocks)
     rt::first_hit_aov(p, rt::blocked_pixel((uint32_t)i, width, height), depth, normal, id, face);
 }
 
-// The launch gate (raytrace/cuda_render.py, _LaunchGate; used only under GQ_LAUNCH_GATE=1, and not
-// yet run on a GPU): one thread that holds the stream until the host has enqueued a render's
-// launches and set gate[0], so that the render's CUDA events time the GPU running them back to
-// back, not the host's thread enqueueing them. Why: the compaction baseline is 21 launches on
-// cornell, most of them short, and with another Python thread holding the interpreter its measured
-// time went 0.77 -> 110-120 ms (H100, run 407); under `gq bench render` it ran 14.8-16.1 G rays/s
-// against 18.3 G timed alone (runs 405-406). Bounded: after `budget_ns` it lets the stream go and
-// sets gate[1] (the host then says the time may include its own delays).
+// The launch gate (raytrace/cuda_render.py, _LaunchGate; on unless GQ_LAUNCH_GATE=0): one thread
+// that holds the stream until the host has enqueued a render's launches and set gate[0], so that
+// the render's CUDA events time the GPU running them back to back, not the host's thread
+// enqueueing them. Why: the compaction baseline is 21 launches on cornell, most of them short, and
+// with another Python thread holding the interpreter its measured time went 0.77 -> 110-120 ms
+// (H100, run 407); under `gq bench render` it ran 14.8-16.1 G rays/s against 18.3 G timed alone
+// (runs 405-406). With the gate (run 409): 0.66 ms alone and with the busy thread alike. Bounded:
+// after `budget_ns` it lets the stream go and sets gate[1] (the host then says the time may
+// include its own delays).
 extern "C" __global__ void rt_launch_gate(volatile uint32_t* gate, uint64_t budget_ns) {
   uint64_t t0, t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
