@@ -152,11 +152,12 @@ __device__ __forceinline__ void wave_items(uint64_t n, uint64_t* next, uint32_t 
 
 // RT_WAVE_EMPTY_EXIT=1 (default): a thread of a wave with an empty list leaves before its warp's
 // fetch, and a thread that traced nothing stores no counts. The host launches the bound of
-// spp * (max_depth + 1) waves with no round trip, and most of them are empty: cornell at 4 spp has
-// 15 empty of 20, which took 0.161 of its 0.832 ms (H100, run 407; about 10.7 us each). An empty
-// wave was still one contended fetch-add per warp (4,224 warps: the grid is 4 blocks of 256 on each
-// of 132 SMs) and a 24-byte read and write of `counts` per thread (6.5 MB), besides the launch. 0 is
-// the old wave (raytrace/compaction_variants.py "empty_waves_work", for tools/gpu_render_ab.py).
+// spp * (max_depth + 1) waves with no round trip, and many of them are empty: cornell at 4 spp has
+// 15 empty of 20 (spheres100 3 of 12). An empty wave was still one contended fetch-add per warp
+// (4,224 warps: the grid is 4 blocks of 256 on each of 132 SMs) and a 24-byte read and write of
+// `counts` per thread (6.5 MB), besides the launch. Run 409 (H100, launch gate on): cornell's
+// render 0.714 -> 0.660 ms, spheres100's 2.638 -> 2.63. 0 is the old wave (raytrace/
+// compaction_variants.py "empty_waves_work", for tools/gpu_render_ab.py).
 #ifndef RT_WAVE_EMPTY_EXIT
 #define RT_WAVE_EMPTY_EXIT 1
 #endif
