@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Run 411, prepared 2026-12-07 (twenty-first session): SFQ's launches timed apart now that the launch
+# Run 411, prepared 2026-12-07 (twenty-first session): first the launch gate's own GPU tests
+# (tests/raytrace/test_launch_gate_gpu.py: it holds the stream until released, lets go past its
+# budget with a warning, holds nothing when off); then SFQ's launches timed apart now that the launch
 # gate keeps the host's pace out of the events (e1f06c0 on). Earlier probes (runs 399-404) put its
 # queue_init phase at 0.026-0.046 ms of cornell's 0.66-0.76, with the host's gap between the
 # launches inside it. Counted: rt_tiles_init writes SFQ's one-lap queue, 64,800 blocks x 4 spp x 5
@@ -15,6 +17,7 @@ export GQ_COMMIT=$C GQ_DIRTY=0 PYTHONPATH=$PWD GQ_CACHE_DIR=/tmp/gq-cache
 CARD=$(nvidia-smi --query-gpu=name --format=csv,noheader)
 echo "$CARD"
 python3 -c 'import trimesh' 2>/dev/null || python3 -m pip install -q --no-index --find-links .whl trimesh
+timeout 60 python3 -m pytest -q -m gpu -p no:cacheprovider tests/raytrace/test_launch_gate_gpu.py 2>&1 | tail -2
 for s in cornell spheres100; do
   timeout 120 python3 tools/gpu_render_probe.py "$OUT/p-$s" --scene scenes/$s.toml --repeat 9 --rows "sfq 1x1" 2>&1 \
     | grep -v -i warn | tail -4
