@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import statistics
 import sys
 from collections.abc import Callable
@@ -92,7 +93,9 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
         "mesh_build": mesh_build,
         "timing": f"median of {repeats} measured renders after {warmup} warm-up, a scene's "
                   "configurations taking turns; "
-                  "CUDA events on the GPU, wall clock on the CPU; compilation excluded",
+                  "CUDA events on the GPU (behind the launch gate unless GQ_LAUNCH_GATE=0: "
+                  f"{'off' if os.environ.get('GQ_LAUNCH_GATE') == '0' else 'on'}), wall clock on the CPU; "
+                  "compilation excluded",
     }
 
     def record() -> dict:
