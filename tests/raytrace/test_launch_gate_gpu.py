@@ -23,14 +23,17 @@ def _module():
 
 
 def _copy_behind(gate):
-    """A one-element copy enqueued behind the gate; returns the source and destination."""
+    """A one-element copy enqueued behind the gate, then an event; returns the copy's source (kept
+    alive until the copy has run), its destination and the event."""
     import cupy
 
     src = cupy.full(1, 7, cupy.uint32)
     dst = cupy.zeros(1, cupy.uint32)
     gate.hold()
     cupy.copyto(dst, src)
-    return src, dst
+    after = cupy.cuda.Event()
+    after.record()
+    return src, dst, after
 
 
 def _ran_by(event, seconds: float) -> bool:
@@ -44,13 +47,9 @@ def _ran_by(event, seconds: float) -> bool:
 
 
 def test_the_stream_waits_for_the_release(monkeypatch):
-    import cupy
-
     monkeypatch.delenv("GQ_LAUNCH_GATE", raising=False)
     gate = _LaunchGate(_module())
-    _, dst = _copy_behind(gate)
-    after = cupy.cuda.Event()
-    after.record()
+    _, dst, after = _copy_behind(gate)
     assert not _ran_by(after, HELD_S), "the copy behind the gate ran before the release"
     gate.release()
     assert _ran_by(after, 5.0), "the stream did not go on after the release"
@@ -61,14 +60,10 @@ def test_the_stream_waits_for_the_release(monkeypatch):
 
 
 def test_past_its_budget_the_gate_lets_go_and_says_so(monkeypatch):
-    import cupy
-
     monkeypatch.delenv("GQ_LAUNCH_GATE", raising=False)
     monkeypatch.setattr(_LaunchGate, "BUDGET_NS", 20_000_000)  # 20 ms
     gate = _LaunchGate(_module())
-    _, dst = _copy_behind(gate)
-    after = cupy.cuda.Event()
-    after.record()
+    _, dst, after = _copy_behind(gate)
     assert _ran_by(after, 5.0), "the gate held the stream past its budget"
     assert int(dst.get()[0]) == 7
     with pytest.warns(UserWarning, match="launch gate let the stream go"):
@@ -77,12 +72,8 @@ def test_past_its_budget_the_gate_lets_go_and_says_so(monkeypatch):
 
 
 def test_gate_off_holds_nothing(monkeypatch):
-    import cupy
-
     monkeypatch.setenv("GQ_LAUNCH_GATE", "0")
     gate = _LaunchGate(_module())
-    _, dst = _copy_behind(gate)
-    after = cupy.cuda.Event()
-    after.record()
+    _, dst, after = _copy_behind(gate)
     assert _ran_by(after, 5.0), "with GQ_LAUNCH_GATE=0 the stream was held"
     assert int(dst.get()[0]) == 7
