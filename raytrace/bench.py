@@ -4,15 +4,14 @@ a speed claim is a ratio against a baseline, with the card, the commit and the c
 
 Every configuration is rendered ``warmup`` times unmeasured (kernel compilation, caches, clocks),
 then ``repeats`` times measured, a scene's configurations taking turns; rows report the median
-and the spread. The render itself times
-its own work (CUDA events on the GPU, wall clock on the CPU), so compilation never counts.
+and the spread. The render itself times its own work (CUDA events on the GPU, behind the launch
+gate of raytrace/cuda_render.py; wall clock on the CPU), so compilation never counts.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
 import statistics
 import sys
 from collections.abc import Callable
@@ -25,6 +24,8 @@ from queues_cuda.errors import GQError
 from queues_cuda.files import write_file_atomically
 from queues_cuda.provenance import provenance
 from queues_cuda.queues import QUEUES
+
+from .cuda_render import launch_gate_on
 
 BASELINE = "compaction"
 # all: the scene as it is; primary: every sample traces its primary ray only (max_depth 0, no
@@ -94,7 +95,7 @@ def run_bench(scene_paths, width: int | None, height: int | None, spp: int | Non
         "timing": f"median of {repeats} measured renders after {warmup} warm-up, a scene's "
                   "configurations taking turns; "
                   "CUDA events on the GPU (behind the launch gate unless GQ_LAUNCH_GATE=0: "
-                  f"{'off' if os.environ.get('GQ_LAUNCH_GATE') == '0' else 'on'}), wall clock on the CPU; "
+                  f"{'on' if launch_gate_on() else 'off'}), wall clock on the CPU; "
                   "compilation excluded",
     }
 

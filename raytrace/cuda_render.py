@@ -175,6 +175,11 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
     return [{"wave": k, "items": int(n[k]), "ms": cupy.cuda.get_elapsed_time(b, e)} for k, (b, e) in enumerate(marks)]
 
 
+def launch_gate_on() -> bool:
+    """Whether renders run behind the launch gate (_LaunchGate): unless GQ_LAUNCH_GATE=0."""
+    return os.environ.get("GQ_LAUNCH_GATE") != "0"
+
+
 class _LaunchGate:
     """Holds the stream (kernels/render.cu: rt_launch_gate) from `hold` until `release`, so that
     the launches enqueued in between run back to back however slowly the host enqueued them. Only
@@ -191,7 +196,7 @@ class _LaunchGate:
     def __init__(self, mod):
         import cupy
 
-        self.on = os.environ.get("GQ_LAUNCH_GATE") != "0"
+        self.on = launch_gate_on()
         if self.on:
             self._kernel = mod.get_function("rt_launch_gate")
             self._mem = cupy.cuda.alloc_pinned_memory(8)
