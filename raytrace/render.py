@@ -49,9 +49,9 @@ class RenderOptions:
     height: int
     spp: int
     renderer: str = "queue"
-    # SFQ through its blocking interface is the fastest tile queue (H100, run 410's bench: 1.09x /
-    # 1.00x compaction on spheres100 / cornell at its 1x1 tiles; G-LFQ 0.95x / 0.87x at 2x2;
-    # rt/tile_queues_blocking.h)
+    # SFQ through its blocking interface is the fastest tile queue (H200, run 411's bench: 1.12x /
+    # 1.00x compaction on spheres100 / cornell at its 1x1 tiles, G-LFQ 0.95x / 0.90x at 2x2; an
+    # H100, run 410: 1.09x / 1.00x; rt/tile_queues_blocking.h)
     queue: str = "sfq"
     tiles: tuple[int, int] | None = None  # None: the queue's default_tiles
     backend: str = "auto"
