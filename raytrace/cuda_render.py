@@ -16,6 +16,7 @@ wave needs a host round trip.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import warnings
@@ -92,11 +93,10 @@ def time_first_hits(a: SceneArrays, opts: RenderOptions, kind: QueueKind, repeat
     seconds = []
     for k in range(repeats + 1):
         gate = _LaunchGate(mod)
-        gate.hold()
-        start.record()
-        aov(_grid(pixels), (BLOCK,), (*args, *out))
-        end.record()
-        gate.release()
+        with gate.holding():
+            start.record()
+            aov(_grid(pixels), (BLOCK,), (*args, *out))
+            end.record()
         end.synchronize()
         gate.warn_if_gave_up()
         if k:
@@ -161,11 +161,8 @@ def time_compaction_waves(a: SceneArrays, opts: RenderOptions, kind: QueueKind) 
         cupy.copyto(items[k + 1:k + 2], waves.lengths[nxt:nxt + 1])
 
     gate = _LaunchGate(mod)
-    gate.hold()
-    try:
+    with gate.holding():
         waves.launch(args, pool, done, before_wave=lambda k: marks[k][0].record(), after_wave=after)
-    finally:
-        gate.release()
     marks[-1][1].synchronize()
     gate.warn_if_gave_up()
     if int(done.get()[0]) != waves.pixels * opts.spp:
@@ -194,10 +191,10 @@ class _LaunchGate:
     BUDGET_NS = 2_000_000_000  # the host enqueues a render's few dozen launches in well under this
 
     def __init__(self, mod):
-        import cupy
-
         self.on = launch_gate_on()
         if self.on:
+            import cupy
+
             self._kernel = mod.get_function("rt_launch_gate")
             self._mem = cupy.cuda.alloc_pinned_memory(8)
             self.words = np.frombuffer(self._mem, np.uint32, 2)
@@ -210,6 +207,16 @@ class _LaunchGate:
     def release(self) -> None:
         if self.on:
             self.words[0] = 1
+
+    @contextlib.contextmanager
+    def holding(self):
+        """hold, then release when the block ends, by an error too: a stream left held would wait
+        out the budget."""
+        self.hold()
+        try:
+            yield
+        finally:
+            self.release()
 
     def warn_if_gave_up(self) -> None:
         """After the stream has passed the gate: say so if it let the stream go before `release`."""
@@ -232,39 +239,38 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
     done = cupy.zeros(1, cupy.uint64)
     err = cupy.zeros(4, cupy.uint32)
     start, end = cupy.cuda.Event(), cupy.cuda.Event()
-    gate = _LaunchGate(mod)  # held just before `start`, released after `end` (or on an error)
+    gate = _LaunchGate(mod)  # held from just before `start` to just after `end`
 
-    try:
-        if opts.renderer == "compaction":
-            waves = _CompactionWaves(mod, a, opts)
-            threads, counts = waves.threads, waves.counts
-            gate.hold()
+    if opts.renderer == "compaction":
+        waves = _CompactionWaves(mod, a, opts)
+        threads, counts = waves.threads, waves.counts
+        with gate.holding():
             start.record()
             waves.launch(args, pool, done)
             end.record()
-        else:
-            tiles_kernel = mod.get_function("rt_tiles")
-            room = shared_scene_floats(a)
-            resident = resident_threads(tiles_kernel, shared_bytes=4 * room)
-            threads = opts.threads or resident
-            if threads > resident:
-                raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
-                              "on this GPU at once (its workers wait on each other's rays)")
-            tx, ty = opts.tiles
-            blocks = screen_blocks(opts)
-            out = cupy.zeros(5, cupy.uint64)
-            mod.get_function("rt_tile_layout")((1,), (1,), (u64(tile_capacity(opts)), u64(threads), u32(opts.spp),
-                                                            u32(a.max_depth), out))
-            # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's, G-WFQ's
-            # and SFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
-            # seeders a warp enqueue them, and set the order they are queued in (kernels/render.cu).
-            users, stride, seeders, filled, capacity = (int(x) for x in out.get())
-            words = stride * tx * ty
-            queues = cupy.empty(words, cupy.uint64)
-            masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding
-            counts = cupy.zeros((threads, 3), cupy.uint64)
-            marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
-            gate.hold()
+    else:
+        tiles_kernel = mod.get_function("rt_tiles")
+        room = shared_scene_floats(a)
+        resident = resident_threads(tiles_kernel, shared_bytes=4 * room)
+        threads = opts.threads or resident
+        if threads > resident:
+            raise GQError(f"--threads {threads}: more than the {resident} threads of rt_tiles that can be resident "
+                          "on this GPU at once (its workers wait on each other's rays)")
+        tx, ty = opts.tiles
+        blocks = screen_blocks(opts)
+        out = cupy.zeros(5, cupy.uint64)
+        mod.get_function("rt_tile_layout")((1,), (1,), (u64(tile_capacity(opts)), u64(threads), u32(opts.spp),
+                                                        u32(a.max_depth), out))
+        # A warp's lanes that make queue operations are users (rt/tile_queues.h). G-LFQ's, G-WFQ's
+        # and SFQ's queues are built holding their tiles' blocks (filled); for the other kinds a few
+        # seeders a warp enqueue them, and set the order they are queued in (kernels/render.cu).
+        users, stride, seeders, filled, capacity = (int(x) for x in out.get())
+        words = stride * tx * ty
+        queues = cupy.empty(words, cupy.uint64)
+        masks = cupy.empty(blocks, cupy.uint32)  # written by the init (filled) or the seeding
+        counts = cupy.zeros((threads, 3), cupy.uint64)
+        marks = [start] + ([cupy.cuda.Event(), cupy.cuda.Event()] if phases is not None else [])
+        with gate.holding():
             start.record()
             # No path init: the seeded items are marked fresh (rt::kFreshItem), so nothing reads the
             # pool before a worker writes it.
@@ -284,8 +290,6 @@ def render_cuda(a: SceneArrays, opts: RenderOptions, kind: QueueKind, progress=N
                          shared_mem=4 * room)
             end.record()
             marks.append(end)
-    finally:
-        gate.release()
     end.synchronize()
     seconds = cupy.cuda.get_elapsed_time(start, end) / 1e3
     gate.warn_if_gave_up()
